@@ -1,0 +1,1 @@
+"""Dashboards: Streamlit pages that read the tables (not built yet)."""

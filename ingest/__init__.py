@@ -1,0 +1,1 @@
+"""Ingest: read log files and score sheets, validate them, write Parquet tables."""

@@ -1,0 +1,237 @@
+"""``mjaudit ingest``: log files in, validated Parquet tables out, nothing lost.
+
+Records are parsed one by one and buffered into a batch; a batch is committed when it
+holds ``batch_bytes`` of input (or at the end), so memory stays bounded whatever the size
+of the files. Each commit is atomic (see :mod:`ingest.store`): an interrupted ingest keeps
+every batch committed before the interruption, and re-running it completes the rest,
+because records already present are recognised by key and content hash and skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from ingest.sources import BrokenStream, RawRecord, expand_paths, read_records
+from ingest.store import DataDir
+from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_record
+from schemas.rows import RowBuffers
+
+BATCH_BYTES = 16 << 20
+
+
+def raw_hash(raw: bytes) -> str:
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+@dataclass
+class IngestSummary:
+    files: int = 0
+    bytes_read: int = 0
+    records: int = 0
+    hands_added: int = 0
+    skipped_present: int = 0
+    quarantined: Counter[str] = field(default_factory=Counter)
+    quarantine_seen_before: int = 0
+    broken_files: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)  # first few quarantine messages
+
+    @property
+    def n_quarantined(self) -> int:
+        return sum(self.quarantined.values())
+
+
+@dataclass
+class _Batch:
+    buffers: RowBuffers = field(default_factory=RowBuffers)
+    raws: list[tuple[str, int, bytes]] = field(default_factory=list)  # per hand row
+    nbytes: int = 0
+
+
+class Ingestor:
+    """Feeds records into batches and commits them; one instance per ingest run."""
+
+    MAX_MESSAGES = 10
+
+    def __init__(
+        self, data: DataDir, summary: IngestSummary, batch_bytes: int = BATCH_BYTES
+    ) -> None:
+        self.data = data
+        self.summary = summary
+        self.batch_bytes = batch_bytes
+        self.batch = _Batch()
+        hands = data.scan("hands").select("game_id", "hand_no", "content_hash").collect()
+        self.known = hands
+        self.known_quarantine = (
+            data.scan("quarantine").select("source_file", "source_line", "raw_hash").collect()
+        )
+
+    def add_record(self, source: str, item: RawRecord) -> None:
+        self.summary.records += 1
+        try:
+            parsed = parse_record(item.raw)
+        except RecordError as err:
+            self._quarantine(source, item.line, err, item.raw)
+        else:
+            self._add_parsed(source, item.line, parsed, item.raw)
+
+    def add_parsed(
+        self, source: str, line: int, parsed: ParsedRecord, raw: bytes, kind: str
+    ) -> None:
+        """Entry point for readers of other formats (score sheets) that parse themselves."""
+        self.summary.records += 1
+        self._add_parsed(source, line, parsed, raw, kind)
+
+    def _add_parsed(
+        self, source: str, line: int, parsed: ParsedRecord, raw: bytes, kind: str = "log"
+    ) -> None:
+        self.batch.buffers.add(parsed, source, line, kind)
+        self.batch.raws.append((source, line, raw))
+        self.batch.nbytes += len(raw)
+        if self.batch.nbytes >= self.batch_bytes:
+            self.flush()
+
+    def add_broken(self, source: str, item: BrokenStream) -> None:
+        self.summary.broken_files.append(source)
+        err = RecordError(ErrorCode.FILE_TRUNCATED, "", item.message)
+        self._quarantine(source, item.line, err, item.raw)
+
+    def _quarantine(
+        self,
+        source: str,
+        line: int,
+        err: RecordError,
+        raw: bytes,
+        key: tuple[str, int] | None = None,
+        buffers: RowBuffers | None = None,
+    ) -> None:
+        message = f"{source}:{line}: {err}"
+        (buffers or self.batch.buffers).quarantine(
+            source, line, err.code.value, err.path or None, message, raw, raw_hash(raw), key
+        )
+        if buffers is None:
+            self.batch.nbytes += len(raw)
+        if len(self.summary.messages) < self.MAX_MESSAGES:
+            self.summary.messages.append(message)
+
+    def flush(self) -> None:
+        """Drop records already present, quarantine key conflicts, commit the rest."""
+        batch, self.batch = self.batch, _Batch()
+        keep = self._dedup(batch)
+        tables = batch.buffers.to_tables()
+        if keep is not None and not all(keep):
+            kept = tables["hands"].filter(pa.array(keep))
+            keys = pl.from_arrow(kept.select(["game_id", "hand_no"]))
+            for name in ("seats", "events", "recorded_results"):
+                frame = pl.from_arrow(tables[name])
+                tables[name] = frame.join(
+                    keys, on=["game_id", "hand_no"], how="semi", maintain_order="left"
+                ).to_arrow()
+            tables["hands"] = kept
+        tables["quarantine"] = self._new_quarantine(tables["quarantine"])
+        self.data.commit(tables)
+        self.summary.hands_added += tables["hands"].num_rows
+        self.known = pl.concat(
+            [
+                self.known,
+                pl.from_arrow(tables["hands"].select(["game_id", "hand_no", "content_hash"])),
+            ]
+        )
+        q = tables["quarantine"]
+        self.known_quarantine = pl.concat(
+            [
+                self.known_quarantine,
+                pl.from_arrow(q.select(["source_file", "source_line", "raw_hash"])),
+            ]
+        )
+        for code in q.column("code").to_pylist():
+            self.summary.quarantined[code] += 1
+
+    def _dedup(self, batch: _Batch) -> list[bool] | None:
+        """Which hand rows of ``batch`` are new; conflicts go to the batch's quarantine."""
+        cols = batch.buffers.columns["hands"]
+        if not cols["game_id"]:
+            return None
+        frame = pl.DataFrame(
+            {k: cols[k] for k in ("game_id", "hand_no", "content_hash")},
+            schema=self.known.schema,
+        ).with_row_index("row")
+        previous = frame.join(
+            self.known.rename({"content_hash": "known_hash"}), on=["game_id", "hand_no"], how="left"
+        ).sort("row")
+        keep: list[bool] = []
+        seen: dict[tuple[str, int], str] = {}
+        for row, game_id, hand_no, digest, known_hash in previous.select(
+            "row", "game_id", "hand_no", "content_hash", "known_hash"
+        ).iter_rows():
+            key = (game_id, hand_no)
+            prior = known_hash if known_hash is not None else seen.get(key)
+            if prior is None:
+                seen[key] = digest
+                keep.append(True)
+                continue
+            keep.append(False)
+            if prior == digest:
+                self.summary.skipped_present += 1
+                continue
+            source, line, raw = batch.raws[row]
+            err = RecordError(
+                ErrorCode.DUPLICATE_KEY_CONFLICT,
+                "$.hand_no",
+                f"game {game_id!r} hand {hand_no} is already ingested with different content "
+                "(expected a record identical to the stored one, or a new game_id/hand_no); "
+                "the stored record is kept",
+            )
+            self._quarantine(source, line, err, raw, key, batch.buffers)
+        return keep
+
+    def _new_quarantine(self, quarantine: pa.Table) -> pa.Table:
+        """Quarantine rows not already stored (the same bad line ingested twice is kept once)."""
+        if quarantine.num_rows == 0:
+            return quarantine
+        frame = pl.from_arrow(quarantine)
+        fresh = frame.join(
+            self.known_quarantine, on=["source_file", "source_line", "raw_hash"], how="anti"
+        ).unique(
+            subset=["source_file", "source_line", "raw_hash"], keep="first", maintain_order=True
+        )
+        self.summary.quarantine_seen_before += frame.height - fresh.height
+        return fresh.to_arrow()
+
+
+def ingest(
+    paths: Iterable[str],
+    data_dir: Path | str,
+    *,
+    wait: bool = False,
+    on_files: Callable[[list[Path]], None] = lambda files: None,
+    on_progress: Callable[[int], None] = lambda n: None,
+    batch_bytes: int = BATCH_BYTES,
+) -> IngestSummary:
+    """Ingest every log file under ``paths`` into ``data_dir``; see the module docstring."""
+    files = expand_paths(list(paths))
+    on_files(files)
+    summary = IngestSummary(files=len(files))
+    data = DataDir(data_dir)
+    with data.writing(wait=wait):
+        ingestor = Ingestor(data, summary, batch_bytes)
+
+        def progress(n: int) -> None:
+            summary.bytes_read += n
+            on_progress(n)
+
+        for path in files:
+            source = str(path)
+            for item in read_records(path, progress):
+                if isinstance(item, BrokenStream):
+                    ingestor.add_broken(source, item)
+                else:
+                    ingestor.add_record(source, item)
+        ingestor.flush()
+    return summary

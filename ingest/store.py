@@ -1,0 +1,209 @@
+"""The data folder: Parquet datasets committed atomically through a manifest, plus the catalog.
+
+Layout of ``DIR`` (default ``./mjdata``)::
+
+    _manifest.json        the committed files of every table (the only source of truth)
+    hands/part-*.parquet  one folder per table
+    ...
+    catalog.duckdb        a view per table over the committed files
+    .mjaudit.lock         held by the one command that writes
+
+A commit writes its new Parquet files first, then replaces ``_manifest.json`` in one
+``os.replace``. Files that no manifest names (left by a crash or Ctrl-C) are invisible to
+readers and are removed by the next writer. So a reader always sees the tables as of the
+last completed commit, never a half-written one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import filelock
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from schemas.tables import INGEST_TABLES
+
+MANIFEST = "_manifest.json"
+CATALOG = "catalog.duckdb"
+LOCK = ".mjaudit.lock"
+LAYOUT = "mjdata/1"
+
+
+class DataDirBusy(RuntimeError):
+    """Another command holds the data folder's write lock."""
+
+
+class DataDirError(RuntimeError):
+    """The data folder is not one of ours or its manifest is unreadable."""
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+class DataDir:
+    """A data folder. Readers need no lock; writers take :meth:`writing`."""
+
+    def __init__(self, root: Path | str, schemas: dict[str, pa.Schema] | None = None) -> None:
+        self.root = Path(root)
+        self.schemas = dict(INGEST_TABLES if schemas is None else schemas)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def manifest(self) -> dict:
+        path = self.root / MANIFEST
+        if not path.exists():
+            return {"layout": LAYOUT, "version": 0, "tables": {}}
+        try:
+            manifest = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise DataDirError(f"{path}: unreadable manifest ({exc})") from exc
+        if manifest.get("layout") != LAYOUT:
+            raise DataDirError(
+                f"{path}: not an mjaudit data folder (layout {manifest.get('layout')!r})"
+            )
+        return manifest
+
+    def exists(self) -> bool:
+        return (self.root / MANIFEST).exists()
+
+    def files(self, table: str) -> list[Path]:
+        return [self.root / rel for rel in self.manifest()["tables"].get(table, [])]
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """A lazy frame over the committed files of ``table`` (empty if it has none)."""
+        files = self.files(table)
+        if not files:
+            return pl.LazyFrame(schema=pl.from_arrow(self.schemas[table].empty_table()).schema)
+        return pl.scan_parquet(files)
+
+    def read(self, table: str) -> pa.Table:
+        files = self.files(table)
+        if not files:
+            return self.schemas[table].empty_table()
+        return pa.concat_tables(
+            [pq.read_table(f, schema=self.schemas[table]) for f in files], promote_options="default"
+        )
+
+    # -- writing -----------------------------------------------------------------------
+
+    @contextmanager
+    def writing(self, wait: bool = False) -> Iterator[DataDir]:
+        """Hold the write lock; clean up what a crashed writer left; yield self."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(self.root / LOCK, timeout=-1 if wait else 0)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise DataDirBusy(
+                f"{self.root}: another mjaudit command is writing to this data folder; "
+                "wait for it to finish (or pass --wait to queue behind it)"
+            ) from None
+        try:
+            self._initialise()
+            self._remove_orphans()
+            yield self
+        finally:
+            lock.release()
+
+    def _initialise(self) -> None:
+        manifest = self.manifest()
+        missing = [t for t in self.schemas if t not in manifest["tables"]]
+        if missing or not self.exists():
+            self.commit({t: self.schemas[t].empty_table() for t in missing}, allow_empty=True)
+
+    def _remove_orphans(self) -> None:
+        known = {rel for files in self.manifest()["tables"].values() for rel in files}
+        for table in self.schemas:
+            folder = self.root / table
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                rel = f"{table}/{path.name}"
+                if rel not in known and (path.suffix == ".parquet" or path.name.endswith(".tmp")):
+                    path.unlink()
+
+    def commit(self, tables: dict[str, pa.Table], allow_empty: bool = False) -> int:
+        """Add ``tables`` (name -> rows) in one atomic step; return the new version.
+
+        Tables with no rows are skipped unless ``allow_empty`` (used once, so that every
+        table has a file and its view has columns).
+        """
+        manifest = self.manifest()
+        version = manifest["version"] + 1
+        written: dict[str, str] = {}
+        for name, table in sorted(tables.items()):
+            if table.num_rows == 0 and not allow_empty:
+                continue
+            folder = self.root / name
+            folder.mkdir(parents=True, exist_ok=True)
+            rel = f"{name}/part-{version:08d}.parquet"
+            tmp = folder / f".part-{version:08d}.parquet.tmp"
+            pq.write_table(
+                table.cast(self.schemas[name]),
+                tmp,
+                compression="zstd",
+                row_group_size=128 * 1024,
+            )
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, self.root / rel)
+            written[name] = rel
+        if not written:
+            return manifest["version"]
+        for name in self.schemas:
+            _fsync_dir(self.root / name) if (self.root / name).is_dir() else None
+        new_tables = {t: list(files) for t, files in manifest["tables"].items()}
+        for name, rel in written.items():
+            new_tables.setdefault(name, []).append(rel)
+        new_manifest = {"layout": LAYOUT, "version": version, "tables": new_tables}
+        _write_atomic(
+            self.root / MANIFEST, json.dumps(new_manifest, indent=1, sort_keys=True).encode()
+        )
+        self.build_catalog()
+        return version
+
+    def build_catalog(self) -> None:
+        """Write ``catalog.duckdb``: one view per table over its committed files.
+
+        Paths are absolute, so the catalog works from any working directory; every write
+        rebuilds it, so after moving the folder run any writing command (or
+        ``mjaudit catalog``) to refresh it.
+        """
+        tmp = self.root / f".{CATALOG}.tmp"
+        tmp.unlink(missing_ok=True)
+        tables = self.manifest()["tables"]
+        # Written in the oldest storage format that holds views, so that any DuckDB CLI
+        # (the `duckdb` command installed with the project is 1.x) can open it.
+        con = duckdb.connect(str(tmp), config={"storage_compatibility_version": "v1.0.0"})
+        try:
+            for name in sorted(tables):
+                files = [str((self.root / rel).resolve()) for rel in tables[name]]
+                listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+                source = f"read_parquet([{listing}], union_by_name=true)"
+                con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        os.replace(tmp, self.root / CATALOG)

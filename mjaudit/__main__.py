@@ -1,0 +1,3 @@
+from mjaudit.cli import run
+
+run()

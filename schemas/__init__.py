@@ -1,0 +1,1 @@
+"""Schemas: the mjlog/1 format, tile codes, table schemas. Imports nothing else of the project."""

@@ -1,0 +1,273 @@
+"""Parse one raw hand record: validate it, normalise its tiles, give its canonical form.
+
+The canonical form is what every consumer agrees on: the record as plain JSON values with
+tile aliases resolved, defaults omitted, winners sorted, and unknown fields kept where they
+were. Its sorted-key JSON encoding is hashed to give the content hash, so the same hand
+written with other whitespace, key order or tile aliases is recognised as the same hand.
+
+Errors are :class:`RecordError` values with a stable ``code``, the JSON path of the field
+and a sentence saying what was expected; ingest adds the file and line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import msgspec
+
+from schemas.mjlog import EVENT_TYPES, FORMAT, Event, HandRecord, Penalty, Result
+from schemas.rulesets import RULESET_IDS, RULESETS, RulesetShape
+from schemas.tiles import TileSet, UnknownTile
+
+
+class ErrorCode(StrEnum):
+    """Why a record was quarantined. Stable: users filter on these."""
+
+    BAD_JSON = "BAD_JSON"
+    BAD_ENCODING = "BAD_ENCODING"
+    NOT_AN_OBJECT = "NOT_AN_OBJECT"
+    MISSING_FIELD = "MISSING_FIELD"
+    WRONG_TYPE = "WRONG_TYPE"
+    INVALID_VALUE = "INVALID_VALUE"
+    UNKNOWN_FORMAT = "UNKNOWN_FORMAT"
+    UNKNOWN_RULESET = "UNKNOWN_RULESET"
+    UNKNOWN_EVENT = "UNKNOWN_EVENT"
+    UNKNOWN_TILE = "UNKNOWN_TILE"
+    DUPLICATE_KEY_CONFLICT = "DUPLICATE_KEY_CONFLICT"
+    FILE_TRUNCATED = "FILE_TRUNCATED"
+    RECORD_TOO_LARGE = "RECORD_TOO_LARGE"
+
+
+@dataclass(frozen=True)
+class RecordError(Exception):
+    code: ErrorCode
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+@dataclass(frozen=True)
+class ParsedRecord:
+    record: dict[str, Any]  # canonical form
+    content_hash: str
+    shape: RulesetShape
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return self.record["game_id"], self.record["hand_no"]
+
+
+def _fields(struct: type[msgspec.Struct]) -> frozenset[str]:
+    info = msgspec.inspect.type_info(struct)
+    return frozenset(f.encode_name for f in info.fields)  # type: ignore[attr-defined]
+
+
+RECORD_FIELDS = _fields(HandRecord)
+RESULT_FIELDS = _fields(Result)
+PENALTY_FIELDS = _fields(Penalty)
+EVENT_FIELDS: dict[str, frozenset[str]] = {
+    t.__struct_config__.tag: _fields(t) | {"type"}  # type: ignore[attr-defined]
+    for t in Event.__args__  # type: ignore[attr-defined]
+}
+
+_AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
+_MISSING = re.compile(r"Object missing required field `(?P<field>[^`]*)`")
+
+
+def _from_validation_error(exc: msgspec.ValidationError) -> RecordError:
+    """Turn msgspec's message into a code, a field path and a readable sentence."""
+    m = _AT.match(str(exc))
+    assert m is not None
+    msg, path = m["msg"], m["path"] or "$"
+    if missing := _MISSING.match(msg):
+        full = f"{path}.{missing['field']}"
+        return RecordError(ErrorCode.MISSING_FIELD, full, "required field is missing")
+    if path == "$.ruleset":
+        return RecordError(
+            ErrorCode.UNKNOWN_RULESET, path, f"{msg}; expected one of {', '.join(RULESET_IDS)}"
+        )
+    if path == "$.format":
+        return RecordError(ErrorCode.UNKNOWN_FORMAT, path, f"{msg}; expected {FORMAT!r}")
+    if path.endswith(".type") and msg.startswith("Invalid value"):
+        return RecordError(
+            ErrorCode.UNKNOWN_EVENT,
+            path,
+            f"{msg}; expected one of {', '.join(EVENT_TYPES)} (the american and chan "
+            "vocabularies are not supported yet)",
+        )
+    if msg.startswith("Expected `") and ", got `" in msg:
+        return RecordError(ErrorCode.WRONG_TYPE, path, msg)
+    return RecordError(ErrorCode.INVALID_VALUE, path, msg)
+
+
+def _decode_error(exc: msgspec.DecodeError) -> RecordError:
+    text = str(exc)
+    if "UTF-8" in text:
+        return RecordError(ErrorCode.BAD_ENCODING, "$", f"{text}; expected UTF-8 text")
+    return RecordError(ErrorCode.BAD_JSON, "$", f"not valid JSON ({text})")
+
+
+_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def parse_record(raw: bytes) -> ParsedRecord:
+    """Validate one JSON-encoded hand record; raise :class:`RecordError` if it is bad."""
+    try:
+        obj = _decoder.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise _decode_error(exc) from None
+    return parse_object(obj)
+
+
+def parse_object(obj: Any) -> ParsedRecord:
+    """Validate an already-decoded JSON value as a hand record."""
+    if not isinstance(obj, dict):
+        kind = type(obj).__name__
+        raise RecordError(ErrorCode.NOT_AN_OBJECT, "$", f"expected a JSON object, got {kind}")
+    try:
+        struct = msgspec.convert(obj, HandRecord)
+    except msgspec.ValidationError as exc:
+        raise _from_validation_error(exc) from None
+    shape = RULESETS[struct.ruleset]
+    _check_shape(struct, shape)
+    record = _canonical(obj, struct, shape.tiles)
+    digest = hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
+    return ParsedRecord(record, digest, shape)
+
+
+def _check_shape(rec: HandRecord, shape: RulesetShape) -> None:
+    """The invariants msgspec cannot state: counts and seat numbers against the players."""
+    n = len(rec.players)
+    if not shape.min_players <= n <= shape.max_players:
+        want = (
+            f"{shape.min_players}"
+            if shape.min_players == shape.max_players
+            else f"{shape.min_players}-{shape.max_players}"
+        )
+        raise RecordError(
+            ErrorCode.INVALID_VALUE, "$.players", f"{rec.ruleset} needs {want} players, got {n}"
+        )
+
+    def seat(value: int | None, path: str) -> None:
+        if value is not None and value >= n:
+            raise _bad_seat(value, n, path)
+
+    seat(rec.dealer, "$.dealer")
+    if shape.needs_prevailing_wind and rec.prevailing_wind is None:
+        raise RecordError(
+            ErrorCode.MISSING_FIELD,
+            "$.prevailing_wind",
+            f"required for {rec.ruleset}: expected one of E, S, W, N",
+        )
+    if rec.started_at is not None and rec.started_at.utcoffset() is None:
+        raise RecordError(
+            ErrorCode.INVALID_VALUE,
+            "$.started_at",
+            "timestamp has no UTC offset: expected e.g. 2026-03-01T19:30:00+07:00",
+        )
+    if rec.start_hands is not None and len(rec.start_hands) != n:
+        raise RecordError(
+            ErrorCode.INVALID_VALUE,
+            "$.start_hands",
+            f"expected one hand per player ({n}), got {len(rec.start_hands)}",
+        )
+    res = rec.result
+    if res is not None:
+        for i, w in enumerate(res.winners):
+            seat(w, f"$.result.winners[{i}]")
+        if len(set(res.winners)) != len(res.winners):
+            raise RecordError(ErrorCode.INVALID_VALUE, "$.result.winners", "a seat is listed twice")
+        if res.deltas is not None and len(res.deltas) != n:
+            raise RecordError(
+                ErrorCode.INVALID_VALUE,
+                "$.result.deltas",
+                f"expected one delta per player ({n}), got {len(res.deltas)}",
+            )
+        for i, p in enumerate(res.penalties):
+            seat(p.seat, f"$.result.penalties[{i}].seat")
+            if p.deltas is not None and len(p.deltas) != n:
+                raise RecordError(
+                    ErrorCode.INVALID_VALUE,
+                    f"$.result.penalties[{i}].deltas",
+                    f"expected one delta per player ({n}), got {len(p.deltas)}",
+                )
+
+
+def _tile(tiles: TileSet, code: str, path: str) -> str:
+    try:
+        return tiles.normalize(code)
+    except UnknownTile as exc:
+        raise RecordError(ErrorCode.UNKNOWN_TILE, path, str(exc)) from None
+
+
+def _tile_list(tiles: TileSet, codes: list[str], path: str) -> list[str]:
+    if tiles.canonical.issuperset(codes):  # the common case, at C speed
+        return codes
+    return [_tile(tiles, c, f"{path}[{i}]") for i, c in enumerate(codes)]
+
+
+def _bad_seat(value: int, n: int, path: str) -> RecordError:
+    return RecordError(
+        ErrorCode.INVALID_VALUE, path, f"seat {value} does not exist: expected 0-{n - 1}"
+    )
+
+
+def _keep_unknown(out: dict[str, Any], raw: dict[str, Any], known: frozenset[str]) -> None:
+    for k, v in raw.items():
+        if k not in known:
+            out[k] = v
+
+
+def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(rec)
+    _keep_unknown(out, obj, RECORD_FIELDS)
+    for key in ("wall", "dead_wall"):
+        if key in out:
+            out[key] = _tile_list(tiles, out[key], f"$.{key}")
+    if "start_hands" in out:
+        out["start_hands"] = [
+            _tile_list(tiles, h, f"$.start_hands[{i}]") for i, h in enumerate(out["start_hands"])
+        ]
+    # One pass over the events does the per-event checks; this loop is the hot path.
+    raw_events = obj["events"]
+    canonical = tiles.canonical
+    n = len(out["players"])
+    for i, ev in enumerate(out["events"]):
+        tile = ev.get("tile")
+        if tile is not None and tile not in canonical:
+            ev["tile"] = _tile(tiles, tile, f"$.events[{i}].tile")
+        if "tiles" in ev:
+            ev["tiles"] = _tile_list(tiles, ev["tiles"], f"$.events[{i}].tiles")
+        if "with" in ev:
+            ev["with"] = _tile_list(tiles, ev["with"], f"$.events[{i}].with")
+        seat = ev.get("seat")
+        if seat is not None and seat >= n:
+            raise _bad_seat(seat, n, f"$.events[{i}].seat")
+        seat = ev.get("from")
+        if seat is not None and seat >= n:
+            raise _bad_seat(seat, n, f"$.events[{i}].from")
+        raw_ev = raw_events[i]
+        if len(raw_ev) > len(ev):
+            _keep_unknown(ev, raw_ev, EVENT_FIELDS[ev["type"]])
+    if "result" in out:
+        res, raw_res = out["result"], obj["result"]
+        _keep_unknown(res, raw_res, RESULT_FIELDS)
+        if "winners" in res:
+            res["winners"] = sorted(res["winners"])
+        for pen, raw_pen in zip(
+            res.get("penalties", ()), raw_res.get("penalties", ()), strict=True
+        ):
+            _keep_unknown(pen, raw_pen, PENALTY_FIELDS)
+    return out
+
+
+def canonical_json(record: dict[str, Any]) -> bytes:
+    """Sorted-key JSON of a canonical record: the bytes the content hash is taken over."""
+    return _encoder.encode(record)

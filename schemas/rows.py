@@ -1,0 +1,274 @@
+"""Canonical hand records to table rows and back.
+
+Both directions live here so they cannot drift apart: a canonical record written with
+:class:`RowBuffers` and read back with :func:`records_from_tables` is equal to itself
+(a property test holds this). Columns are filled as Python lists and turned into Arrow
+tables once per batch, which keeps the per-event cost to a few list appends.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import msgspec
+import pyarrow as pa
+
+from schemas.records import ParsedRecord
+from schemas.rulesets import RULESETS
+from schemas.tables import EVENT_COLUMNS, INGEST_TABLES
+
+_json = msgspec.json.Encoder(order="sorted")
+_RESULT_COLUMNS = ("winners", "fan", "patterns", "deltas")
+_HAND_COLUMNS = frozenset(
+    {
+        "format",
+        "game_id",
+        "hand_no",
+        "ruleset",
+        "players",
+        "dealer",
+        "events",
+        "options",
+        "started_at",
+        "venue",
+        "table",
+        "prevailing_wind",
+        "dice",
+        "wall",
+        "dead_wall",
+        "start_hands",
+        "result",
+    }
+)
+WINDS = ("E", "S", "W", "N")
+
+
+def seat_winds(
+    ruleset: str, n_players: int, dealer: int, options: dict[str, Any]
+) -> list[str | None]:
+    """Each seat's wind: the dealer is East and the others follow in turn order.
+
+    In ``hk-mahjongo-2p`` the two seats are ``options.two_player_seats`` (default E, W).
+    Chắn has no winds.
+    """
+    if RULESETS[ruleset].game != "mahjong":
+        return [None] * n_players
+    if n_players == 2:
+        pair = options.get("two_player_seats", ["E", "W"])
+        winds = list(pair) if isinstance(pair, list) and len(pair) == 2 else ["E", "W"]
+    else:
+        winds = list(WINDS[:n_players])
+    return [winds[(seat - dealer) % n_players] for seat in range(n_players)]
+
+
+def _dumps(value: Any) -> str:
+    return _json.encode(value).decode()
+
+
+def _event_extra(ev: dict[str, Any]) -> str | None:
+    """JSON of the fields that have no column of their own, or None."""
+    extra = {k: v for k, v in ev.items() if k not in EVENT_COLUMNS}
+    return _dumps(extra) if extra else None
+
+
+class RowBuffers:
+    """Column lists for every ingest table, filled record by record."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, dict[str, list[Any]]] = {
+            name: {f.name: [] for f in schema} for name, schema in INGEST_TABLES.items()
+        }
+        self.n_hands = 0
+        self.n_quarantined = 0
+        self.raw_bytes = 0
+
+    def add(
+        self, parsed: ParsedRecord, source_file: str, source_line: int, source_kind: str = "log"
+    ) -> None:
+        rec = parsed.record
+        key = (rec["game_id"], rec["hand_no"])
+        players: list[str] = rec["players"]
+        n = len(players)
+        options = rec.get("options", {})
+        started = rec.get("started_at")
+        when = offset = None
+        if started is not None:
+            when = datetime.fromisoformat(started)
+            delta = when.utcoffset()
+            offset = int(delta.total_seconds() // 60) if delta is not None else None
+        result = rec.get("result")
+        extra = {k: v for k, v in rec.items() if k not in _HAND_COLUMNS}
+        result_extra = (
+            {k: v for k, v in result.items() if k not in _RESULT_COLUMNS} if result else None
+        )
+
+        h = self.columns["hands"]
+        for col, value in (
+            ("game_id", key[0]),
+            ("hand_no", key[1]),
+            ("ruleset", rec["ruleset"]),
+            ("game", parsed.shape.game.value),
+            ("source_kind", source_kind),
+            ("options", _dumps(options)),
+            ("started_at", when),
+            ("utc_offset_minutes", offset),
+            ("venue", rec.get("venue")),
+            ("table", rec.get("table")),
+            ("n_players", n),
+            ("dealer", rec["dealer"]),
+            ("prevailing_wind", rec.get("prevailing_wind")),
+            ("dice", rec.get("dice")),
+            ("wall", rec.get("wall")),
+            ("dead_wall", rec.get("dead_wall")),
+            ("start_hands", rec.get("start_hands")),
+            ("n_events", len(rec["events"])),
+            ("has_result", result is not None),
+            ("result_extra", _dumps(result_extra) if result_extra else None),
+            ("extra", _dumps(extra) if extra else None),
+            ("source_file", source_file),
+            ("source_line", source_line),
+            ("content_hash", parsed.content_hash),
+        ):
+            h[col].append(value)
+
+        s = self.columns["seats"]
+        winds = seat_winds(rec["ruleset"], n, rec["dealer"], options)
+        s["game_id"].extend([key[0]] * n)
+        s["hand_no"].extend([key[1]] * n)
+        s["seat"].extend(range(n))
+        s["player"].extend(players)
+        s["seat_wind"].extend(winds)
+
+        e = self.columns["events"]
+        events = rec["events"]
+        e["type"].extend([ev["type"] for ev in events])
+        e["seat"].extend([ev.get("seat") for ev in events])
+        e["tile"].extend([ev.get("tile") for ev in events])
+        e["from_seat"].extend([ev.get("from") for ev in events])
+        e["tiles"].extend([ev.get("tiles") for ev in events])
+        e["extra"].extend([_event_extra(ev) if len(ev) > 3 else None for ev in events])
+        m = len(events)
+        e["game_id"].extend([key[0]] * m)
+        e["hand_no"].extend([key[1]] * m)
+        e["event_index"].extend(range(m))
+
+        if result is not None:
+            r = self.columns["recorded_results"]
+            winners = set(result.get("winners", ()))
+            deltas = result.get("deltas") or [None] * n
+            r["game_id"].extend([key[0]] * n)
+            r["hand_no"].extend([key[1]] * n)
+            r["seat"].extend(range(n))
+            r["player"].extend(players)
+            r["delta"].extend(deltas)
+            r["is_winner"].extend(seat in winners for seat in range(n))
+            r["fan"].extend([result.get("fan")] * n)
+            r["patterns"].extend([result.get("patterns")] * n)
+        self.n_hands += 1
+
+    def quarantine(
+        self,
+        source_file: str,
+        source_line: int,
+        code: str,
+        field: str | None,
+        message: str,
+        raw: bytes,
+        raw_hash: str,
+        key: tuple[str, int] | None = None,
+    ) -> None:
+        q = self.columns["quarantine"]
+        for col, value in (
+            ("source_file", source_file),
+            ("source_line", source_line),
+            ("code", code),
+            ("field", field),
+            ("message", message),
+            ("game_id", key[0] if key else None),
+            ("hand_no", key[1] if key else None),
+            ("raw", raw),
+            ("raw_hash", raw_hash),
+        ):
+            q[col].append(value)
+        self.n_quarantined += 1
+
+    def __len__(self) -> int:
+        return self.n_hands + self.n_quarantined
+
+    def to_tables(self) -> dict[str, pa.Table]:
+        return {
+            name: pa.Table.from_pydict(cols, schema=INGEST_TABLES[name])
+            for name, cols in self.columns.items()
+        }
+
+
+def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]:
+    """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`)."""
+    by_key: dict[str, dict[tuple[str, int], list[dict[str, Any]]]] = {}
+    for name in ("seats", "events", "recorded_results"):
+        groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+        for row in tables[name].to_pylist():
+            groups[(row["game_id"], row["hand_no"])].append(row)
+        by_key[name] = groups
+    for h in tables["hands"].to_pylist():
+        key = (h["game_id"], h["hand_no"])
+        rec: dict[str, Any] = {"format": "mjlog/1", "game_id": key[0], "hand_no": key[1]}
+        rec["ruleset"] = h["ruleset"]
+        seats = sorted(by_key["seats"].get(key, []), key=lambda r: r["seat"])
+        rec["players"] = [r["player"] for r in seats]
+        rec["dealer"] = h["dealer"]
+        events = sorted(by_key["events"].get(key, []), key=lambda r: r["event_index"])
+        rec["events"] = [_event_from_row(r) for r in events]
+        options = msgspec.json.decode(h["options"])
+        if options:
+            rec["options"] = options
+        if h["started_at"] is not None:
+            tz = timezone(timedelta(minutes=h["utc_offset_minutes"] or 0))
+            rec["started_at"] = msgspec.to_builtins(h["started_at"].astimezone(tz))
+        for col in (
+            "venue",
+            "table",
+            "prevailing_wind",
+            "dice",
+            "wall",
+            "dead_wall",
+            "start_hands",
+        ):
+            if h[col] is not None:
+                rec[col] = h[col]
+        if h["has_result"]:
+            rows = sorted(by_key["recorded_results"].get(key, []), key=lambda r: r["seat"])
+            result: dict[str, Any] = {}
+            winners = [r["seat"] for r in rows if r["is_winner"]]
+            if winners:
+                result["winners"] = winners
+            if rows and rows[0]["fan"] is not None:
+                result["fan"] = rows[0]["fan"]
+            if rows and rows[0]["patterns"] is not None:
+                result["patterns"] = rows[0]["patterns"]
+            if rows and rows[0]["delta"] is not None:
+                result["deltas"] = [r["delta"] for r in rows]
+            if h["result_extra"] is not None:
+                result.update(msgspec.json.decode(h["result_extra"]))
+            rec["result"] = result
+        if h["extra"] is not None:
+            rec.update(msgspec.json.decode(h["extra"]))
+        yield rec
+
+
+def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": row["type"]}
+    for col, name in (
+        ("seat", "seat"),
+        ("tile", "tile"),
+        ("from_seat", "from"),
+        ("tiles", "tiles"),
+    ):
+        if row[col] is not None:
+            ev[name] = row[col]
+    if row["extra"] is not None:
+        ev.update(msgspec.json.decode(row["extra"]))
+    return ev

@@ -1,0 +1,178 @@
+"""Arrow schemas of the ingested Parquet tables, derived from the ``mjlog/1`` structs.
+
+A column that holds a record field takes its Arrow type from that field's msgspec type
+(:func:`column`), so narrowing a field in ``schemas/mjlog.py`` narrows the column too.
+Integer columns use the smallest type that the field's bounds allow (a seat is ``int8``).
+JSON-valued fields (``options``, unknown fields) are stored as canonical JSON text.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import msgspec.inspect as mi
+import pyarrow as pa
+
+from schemas.mjlog import Event, HandRecord, Result, Win
+
+JSON = pa.string()  # canonical JSON text
+
+
+def _int_type(t: mi.IntType) -> pa.DataType:
+    lo = t.ge if t.ge is not None else (t.gt + 1 if t.gt is not None else None)
+    hi = t.le if t.le is not None else (t.lt - 1 if t.lt is not None else None)
+    if lo is None or hi is None:
+        return pa.int64()
+    for bits, arrow in ((8, pa.int8()), (16, pa.int16()), (32, pa.int32())):
+        if -(2 ** (bits - 1)) <= lo and hi < 2 ** (bits - 1):
+            return arrow
+    return pa.int64()
+
+
+def arrow_type(t: mi.Type) -> tuple[pa.DataType, bool]:
+    """The Arrow type of a msgspec type, and whether it is nullable."""
+    if isinstance(t, mi.Metadata):
+        return arrow_type(t.type)
+    if isinstance(t, mi.UnionType):
+        inner = [x for x in t.types if not isinstance(x, mi.NoneType)]
+        if len(inner) != 1:
+            raise TypeError(f"no Arrow column type for union {t}")
+        return arrow_type(inner[0])[0], True
+    if isinstance(t, mi.StrType | mi.LiteralType):
+        return pa.string(), False
+    if isinstance(t, mi.IntType):
+        return _int_type(t), False
+    if isinstance(t, mi.FloatType):
+        return pa.float64(), False
+    if isinstance(t, mi.BoolType):
+        return pa.bool_(), False
+    if isinstance(t, mi.DateTimeType):
+        return pa.timestamp("us", tz="UTC"), False
+    if isinstance(t, mi.ListType):
+        return pa.list_(arrow_type(t.item_type)[0]), False
+    if isinstance(t, mi.DictType | mi.AnyType):
+        return JSON, False
+    raise TypeError(f"no Arrow column type for {t}")
+
+
+def _unwrap(t: mi.Type) -> mi.Type:
+    return t.type if isinstance(t, mi.Metadata) else t
+
+
+def _field_type(struct: type[msgspec.Struct], name: str) -> mi.Type:
+    info = mi.type_info(struct)
+    for f in info.fields:  # type: ignore[attr-defined]
+        if f.encode_name == name:
+            return f.type
+    raise KeyError(f"{struct.__name__} has no field {name!r}")
+
+
+def column(
+    struct: type[msgspec.Struct],
+    name: str,
+    *,
+    rename: str | None = None,
+    item: bool = False,
+    nullable: bool | None = None,
+) -> pa.Field:
+    """A column holding ``struct.name`` (or, with ``item``, one element of that list field)."""
+    t = _unwrap(_field_type(struct, name))
+    optional = isinstance(t, mi.UnionType)
+    if optional:
+        t = _unwrap(next(x for x in t.types if not isinstance(x, mi.NoneType)))  # type: ignore[attr-defined]
+    if item:
+        t = _unwrap(_unwrap(t).item_type)  # type: ignore[attr-defined]
+    arrow, inner_nullable = arrow_type(t)
+    null = optional or inner_nullable if nullable is None else nullable
+    return pa.field(rename or name, arrow, nullable=null)
+
+
+KEY = [column(HandRecord, "game_id"), column(HandRecord, "hand_no")]
+SEAT = column(HandRecord, "dealer", rename="seat")
+
+HANDS = pa.schema(
+    [
+        *KEY,
+        column(HandRecord, "ruleset"),
+        pa.field("game", pa.string(), nullable=False),
+        pa.field("source_kind", pa.string(), nullable=False),
+        pa.field("options", JSON, nullable=False),
+        column(HandRecord, "started_at"),
+        pa.field("utc_offset_minutes", pa.int16()),
+        column(HandRecord, "venue"),
+        column(HandRecord, "table"),
+        pa.field("n_players", pa.int8(), nullable=False),
+        column(HandRecord, "dealer"),
+        column(HandRecord, "prevailing_wind"),
+        column(HandRecord, "dice"),
+        column(HandRecord, "wall"),
+        column(HandRecord, "dead_wall"),
+        column(HandRecord, "start_hands"),
+        pa.field("n_events", pa.int32(), nullable=False),
+        pa.field("has_result", pa.bool_(), nullable=False),
+        pa.field("result_extra", JSON),
+        pa.field("extra", JSON),
+        pa.field("source_file", pa.string(), nullable=False),
+        pa.field("source_line", pa.int64(), nullable=False),
+        pa.field("content_hash", pa.string(), nullable=False),
+    ]
+)
+
+SEATS = pa.schema(
+    [
+        *KEY,
+        SEAT,
+        column(HandRecord, "players", rename="player", item=True),
+        column(HandRecord, "prevailing_wind", rename="seat_wind"),
+    ]
+)
+
+# Every event type has `type`; seat/tile/from/tiles are the columns most queries need, the
+# rest of an event (e.g. `with`, `claim`, `what`, `suit`, `reason`) is in `extra`.
+EVENT_COLUMNS = ("type", "seat", "tile", "from", "tiles")
+_draw, _chow = Event.__args__[0], Event.__args__[4]  # type: ignore[attr-defined]
+EVENTS = pa.schema(
+    [
+        *KEY,
+        pa.field("event_index", pa.int32(), nullable=False),
+        pa.field("type", pa.string(), nullable=False),
+        column(_draw, "seat", nullable=True),
+        column(_draw, "tile", nullable=True),
+        column(Win, "from", rename="from_seat"),
+        column(_chow, "tiles", nullable=True),
+        pa.field("extra", JSON),
+    ]
+)
+
+RECORDED_RESULTS = pa.schema(
+    [
+        *KEY,
+        SEAT,
+        column(HandRecord, "players", rename="player", item=True),
+        column(Result, "deltas", rename="delta", item=True, nullable=True),
+        pa.field("is_winner", pa.bool_(), nullable=False),
+        column(Result, "fan"),
+        column(Result, "patterns"),
+    ]
+)
+
+QUARANTINE = pa.schema(
+    [
+        pa.field("source_file", pa.string(), nullable=False),
+        pa.field("source_line", pa.int64(), nullable=False),
+        pa.field("code", pa.string(), nullable=False),
+        pa.field("field", pa.string()),
+        pa.field("message", pa.string(), nullable=False),
+        pa.field("game_id", pa.string()),
+        pa.field("hand_no", pa.int64()),
+        pa.field("raw", pa.binary(), nullable=False),
+        pa.field("raw_hash", pa.string(), nullable=False),
+    ]
+)
+
+INGEST_TABLES: dict[str, pa.Schema] = {
+    "hands": HANDS,
+    "seats": SEATS,
+    "events": EVENTS,
+    "recorded_results": RECORDED_RESULTS,
+    "quarantine": QUARANTINE,
+}
