@@ -1,9 +1,11 @@
 """Synthetic ``mjlog/1`` records for benchmarks and examples.
 
-Each hand deals a shuffled 136-tile wall and lets the players draw and discard until the
-live wall is down to the reserved tail, then records an exhaustive draw. The records are
-valid ``mjlog/1`` with realistic size and event counts (about 120 events per hand); the
-bots do not try to win, so this is not the club simulator (``mjaudit simulate``).
+Each ``hk-mahjongo`` hand deals a shuffled 136-tile wall as the rules deal it (4 tiles
+each, three times round, then 1 each; the dealer's 14th tile is the first draw) and lets
+the players draw and discard until the wall is empty, then records an exhaustive draw.
+Every hand is legal, so the dealer never changes. The records have realistic size and
+event counts (about 170 events per hand); the bots do not try to win, so this is not the
+club simulator (``mjaudit simulate``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import msgspec
 from schemas.tiles import PLAYING_TILES
 
 PLAYERS = [f"player{i:02d}" for i in range(12)]
-RESERVED_TAIL = 14
+RESERVED_TAIL = 0  # hk-mahjongo draws the whole wall
 
 
 def hand(
@@ -26,13 +28,13 @@ def hand(
 ) -> dict[str, Any]:
     wall = [t for t in PLAYING_TILES for _ in range(4)]
     rng.shuffle(wall)
-    dealer = (hand_no - 1) % 4
+    dealer = 0  # every hand is an exhaustive draw, so the dealer stays
     hands: list[list[str]] = [[] for _ in range(4)]
     pos = 0
-    for seat_offset in range(4):
-        seat = (dealer + seat_offset) % 4
-        hands[seat] = wall[pos : pos + 13]
-        pos += 13
+    for size in (4, 4, 4, 1):
+        for seat_offset in range(4):
+            hands[(dealer + seat_offset) % 4].extend(wall[pos : pos + size])
+            pos += size
     start_hands = [list(h) for h in hands]
     events: list[dict[str, Any]] = []
     seat = dealer
@@ -55,7 +57,7 @@ def hand(
         "table": f"T{rng.randint(1, 6)}",
         "players": players,
         "dealer": dealer,
-        "prevailing_wind": "ESWN"[(hand_no - 1) // 4 % 4],
+        "prevailing_wind": "E",
         "wall": wall,
         "start_hands": start_hands,
         "events": events,

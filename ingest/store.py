@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -28,12 +29,21 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas.tables import INGEST_TABLES
+from schemas.tables import ALL_TABLES
 
 MANIFEST = "_manifest.json"
 CATALOG = "catalog.duckdb"
 LOCK = ".mjaudit.lock"
 LAYOUT = "mjdata/1"
+
+
+@dataclass(frozen=True)
+class Part:
+    """Rows to add to ``table`` as one new file named ``{stem}-{version}.parquet``."""
+
+    table: str
+    data: pa.Table
+    stem: str = "part"
 
 
 class DataDirBusy(RuntimeError):
@@ -67,7 +77,7 @@ class DataDir:
 
     def __init__(self, root: Path | str, schemas: dict[str, pa.Schema] | None = None) -> None:
         self.root = Path(root)
-        self.schemas = dict(INGEST_TABLES if schemas is None else schemas)
+        self.schemas = dict(ALL_TABLES if schemas is None else schemas)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -150,33 +160,45 @@ class DataDir:
         Tables with no rows are skipped unless ``allow_empty`` (used once, so that every
         table has a file and its view has columns).
         """
+        parts = [
+            Part(name, table)
+            for name, table in sorted(tables.items())
+            if table.num_rows or allow_empty
+        ]
+        return self.commit_parts(parts)
+
+    def commit_parts(self, parts: Iterable[Part], remove: Iterable[str] = ()) -> int:
+        """Add ``parts`` and drop the files ``remove`` (paths relative to the folder) from
+        the manifest, in one atomic step. Removed files are deleted by the next writer."""
         manifest = self.manifest()
         version = manifest["version"] + 1
-        written: dict[str, str] = {}
-        for name, table in sorted(tables.items()):
-            if table.num_rows == 0 and not allow_empty:
-                continue
-            folder = self.root / name
+        written: list[tuple[str, str]] = []
+        for part in parts:
+            folder = self.root / part.table
             folder.mkdir(parents=True, exist_ok=True)
-            rel = f"{name}/part-{version:08d}.parquet"
-            tmp = folder / f".part-{version:08d}.parquet.tmp"
+            name = f"{part.stem}-{version:08d}.parquet"
+            tmp = folder / f".{name}.tmp"
             pq.write_table(
-                table.cast(self.schemas[name]),
+                part.data.cast(self.schemas[part.table]),
                 tmp,
                 compression="zstd",
                 row_group_size=128 * 1024,
             )
             with open(tmp, "rb+") as f:
                 os.fsync(f.fileno())
-            os.replace(tmp, self.root / rel)
-            written[name] = rel
-        if not written:
+            os.replace(tmp, folder / name)
+            written.append((part.table, f"{part.table}/{name}"))
+        dropped = set(remove)
+        if not written and not dropped:
             return manifest["version"]
-        for name in self.schemas:
-            _fsync_dir(self.root / name) if (self.root / name).is_dir() else None
-        new_tables = {t: list(files) for t, files in manifest["tables"].items()}
-        for name, rel in written.items():
-            new_tables.setdefault(name, []).append(rel)
+        for folder in {self.root / table for table, _ in written}:
+            _fsync_dir(folder)
+        new_tables = {
+            t: [rel for rel in files if rel not in dropped]
+            for t, files in manifest["tables"].items()
+        }
+        for table, rel in written:
+            new_tables.setdefault(table, []).append(rel)
         new_manifest = {"layout": LAYOUT, "version": version, "tables": new_tables}
         _write_atomic(
             self.root / MANIFEST, json.dumps(new_manifest, indent=1, sort_keys=True).encode()

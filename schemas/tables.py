@@ -176,3 +176,70 @@ INGEST_TABLES: dict[str, pa.Schema] = {
     "recorded_results": RECORDED_RESULTS,
     "quarantine": QUARANTINE,
 }
+
+# -- replay outputs (written by `mjaudit replay`, one file per game bucket) ---------------
+
+FINDINGS = pa.schema(
+    [
+        *KEY,
+        column(HandRecord, "ruleset"),
+        pa.field("seq", pa.int32(), nullable=False),  # order of the finding within its hand
+        pa.field("event_index", pa.int32()),
+        pa.field("seat", pa.int8()),
+        pa.field("player", pa.string()),
+        pa.field("code", pa.string(), nullable=False),
+        pa.field("reason", pa.string()),
+        pa.field("class", pa.string(), nullable=False),
+        pa.field("message", pa.string(), nullable=False),
+    ]
+)
+
+SCORES = pa.schema(
+    [
+        *KEY,
+        SEAT,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("delta", pa.float64()),
+        pa.field("is_winner", pa.bool_(), nullable=False),
+        pa.field("is_discarder", pa.bool_(), nullable=False),
+        pa.field("is_liable", pa.bool_(), nullable=False),
+    ]
+)
+
+HAND_RESULTS = pa.schema(
+    [
+        *KEY,
+        column(HandRecord, "ruleset"),
+        pa.field("content_hash", pa.string(), nullable=False),
+        pa.field("ended_by", pa.string(), nullable=False),
+        pa.field("winners", pa.list_(pa.int8()), nullable=False),
+        pa.field("self_drawn", pa.bool_(), nullable=False),
+        pa.field("discarder", pa.int8()),
+        pa.field("fan", pa.int32()),
+        pa.field("raw_fan", pa.int32()),
+        pa.field("liable", pa.int8()),
+        pa.field("matches_recorded", pa.bool_()),
+        pa.field("n_findings", pa.int32(), nullable=False),
+        pa.field("n_serious", pa.int32(), nullable=False),
+    ]
+)
+
+FANS = pa.schema(
+    [
+        *KEY,
+        column(HandRecord, "ruleset"),
+        SEAT,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("pattern", pa.string(), nullable=False),
+        pa.field("fan", pa.int32(), nullable=False),
+    ]
+)
+
+REPLAY_TABLES: dict[str, pa.Schema] = {
+    "findings": FINDINGS,
+    "scores": SCORES,
+    "hand_results": HAND_RESULTS,
+    "fans": FANS,
+}
+
+ALL_TABLES: dict[str, pa.Schema] = {**INGEST_TABLES, **REPLAY_TABLES}
