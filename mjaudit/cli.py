@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -135,16 +136,238 @@ def _not_built(command: str, issue: str) -> None:
     raise typer.Exit(EXIT_USAGE)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def check() -> None:
-    """NOT BUILT YET: replay log files and report rule violations (Hong Kong engine issue)."""
-    _not_built("check", "the Hong Kong rules engine")
+def _parse_options(pairs: list[str]) -> dict[str, object]:
+    """``K=V`` pairs; V is read as JSON when it parses (numbers, true/false, lists)."""
+    import json
+
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{pair!r}: expected KEY=VALUE", param_hint="--option")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def replay() -> None:
-    """NOT BUILT YET: replay every ingested hand into findings and scores tables."""
-    _not_built("replay", "the Hong Kong rules engine")
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def check(
+    files: Annotated[list[str], typer.Argument(help="Log files, folders or glob patterns.")],
+    ruleset: Annotated[
+        str | None, typer.Option(help="Replay every hand under this ruleset instead of its own.")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Override a ruleset option, KEY=VALUE (repeatable)."),
+    ] = None,
+    fmt: Annotated[
+        Format, typer.Option("--format", help="text, or json (one object per hand).")
+    ] = Format.text,
+) -> None:
+    """Replay log files through the rules and report, hand by hand (no ingest needed).
+
+    For each hand: the findings (with event index and player), then the computed result
+    (winner, patterns and fan, liable player, payments) and whether the recorded result
+    matches. Exit status: 0 no findings of class CORRUPT_LOG, PLAYER_VIOLATION or
+    SCORE_MISMATCH; 1 some; 2 usage or I/O error.
+    """
+    import msgspec
+
+    from ingest.sources import BrokenStream, NoInput, expand_paths, read_records
+    from replay.engine import replay_games
+    from replay.render import report_text
+    from schemas.records import RecordError, parse_record
+    from schemas.rulesets import RULESET_IDS
+
+    if ruleset is not None and ruleset not in RULESET_IDS:
+        err.print(
+            f"[red]error:[/red] unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})"
+        )
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        overrides = _parse_options(option or [])
+        paths = expand_paths(files)
+    except (NoInput, typer.BadParameter) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    records = []
+    bad = 0
+    for path in paths:
+        try:
+            items = list(read_records(path))
+        except OSError as exc:
+            err.print(f"[red]error:[/red] {path}: {exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+        for item in items:
+            if isinstance(item, BrokenStream):
+                bad += 1
+                _bad_record(fmt, f"{path}:{item.line}: {item.message}", "FILE_TRUNCATED")
+                continue
+            try:
+                rec = parse_record(item.raw).record
+            except RecordError as exc:
+                bad += 1
+                _bad_record(fmt, f"{path}:{item.line}: {exc}", exc.code.value)
+                continue
+            if ruleset is not None:
+                rec["ruleset"] = ruleset
+            records.append(rec)
+    serious = bad > 0
+    enc = msgspec.json.Encoder()
+    for rep in replay_games(records, overrides):
+        serious = serious or rep.serious
+        if fmt is Format.json:
+            sys.stdout.write(enc.encode(rep.to_json()).decode() + "\n")
+        else:
+            out.print(report_text(rep), highlight=False, soft_wrap=True)
+            out.print()
+    if fmt is Format.text:
+        out.print(f"{len(records)} hands checked, {bad} unreadable records")
+    raise typer.Exit(EXIT_FINDINGS if serious else EXIT_OK)
+
+
+def _bad_record(fmt: Format, message: str, code: str) -> None:
+    """A record that is not valid mjlog/1 is itself a corrupt-log finding."""
+    import msgspec
+
+    if fmt is Format.json:
+        finding = {
+            "event_index": None,
+            "seat": None,
+            "code": code,
+            "reason": None,
+            "class": "CORRUPT_LOG",
+            "message": message,
+        }
+        obj = {
+            "game_id": None,
+            "hand_no": None,
+            "ruleset": None,
+            "winners": [],
+            "fan": None,
+            "raw_fan": None,
+            "patterns": [],
+            "liable": None,
+            "deltas": None,
+            "findings": [finding],
+        }
+        sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
+    else:
+        out.print(
+            f"unreadable record: [CORRUPT] {code}: {message}\n", highlight=False, soft_wrap=True
+        )
+
+
+@app.command()
+def replay(
+    data: DataOpt = DEFAULT_DATA,
+    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    wait: Annotated[
+        bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
+    ] = False,
+) -> None:
+    """Replay every ingested hand into the findings, scores, hand_results and fans tables.
+
+    Only games with new or changed hands are replayed on a re-run. The tables are the
+    same byte for byte whatever the number of workers.
+    """
+    from ingest.store import DataDirBusy, DataDirError
+    from replay.archive import replay_archive
+
+    if not (data / "_manifest.json").exists():
+        err.print(
+            f"[red]error:[/red] {data}: no data folder here; run `mjaudit ingest FILES --data {data}` first"
+        )
+        raise typer.Exit(EXIT_USAGE)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    task = progress.add_task("replay", total=None)
+    try:
+        with progress:
+            summary = replay_archive(
+                data,
+                workers=workers,
+                wait=wait,
+                on_total=lambda n: progress.update(
+                    task, total=n, description=f"replay {n} buckets"
+                ),
+                on_bucket=lambda n: progress.advance(task, n),
+            )
+    except (DataDirBusy, DataDirError, OSError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
+    table.add_row("hands", f"{summary.hands}")
+    table.add_row("replayed now", f"{summary.replayed}")
+    table.add_row("unchanged since last replay", f"{summary.unchanged}")
+    if summary.not_supported:
+        table.add_row("rules engine not built yet (not replayed)", f"{summary.not_supported}")
+    for cls, n in sorted(summary.findings_by_class.items()):
+        table.add_row(f"findings: {cls}", f"{n}")
+    out.print(table)
+    out.print(
+        f'see: duckdb {data / "catalog.duckdb"} "select code, count(*) from findings group by all order by 2 desc"',
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+@app.command()
+def show(
+    game_id: Annotated[str, typer.Argument(help="The game (sitting) id.")],
+    hand_no: Annotated[int, typer.Argument(help="The hand number.")],
+    data: DataOpt = DEFAULT_DATA,
+    at: Annotated[
+        int | None,
+        typer.Option(help="Show the table after this event index (default: the last)."),
+    ] = None,
+) -> None:
+    """Print the table at one event of an ingested hand, with the findings so far."""
+    import polars as pl
+
+    from ingest.store import DataDir
+    from replay.engine import supported
+    from replay.hk.replayer import replay_to
+    from replay.render import position_text
+    from schemas.rows import records_from_tables
+
+    store = DataDir(data)
+    if not store.exists():
+        err.print(f"[red]error:[/red] {data}: no data folder here")
+        raise typer.Exit(EXIT_USAGE)
+    key = (pl.col("game_id") == game_id) & (pl.col("hand_no") == hand_no)
+    tables = {
+        name: store.scan(name).filter(key).collect().to_arrow()
+        for name in ("hands", "seats", "events", "recorded_results")
+    }
+    records = list(records_from_tables(tables))
+    if not records:
+        err.print(f"[red]error:[/red] no hand {hand_no} of game {game_id!r} in {data}")
+        raise typer.Exit(EXIT_USAGE)
+    rec = records[0]
+    if not supported(rec["ruleset"]):
+        err.print(f"the {rec['ruleset']} rules engine is not built yet: cannot show this hand")
+        raise typer.Exit(EXIT_USAGE)
+    n = len(rec["events"])
+    if at is not None and not 0 <= at < n:
+        err.print(f"[red]error:[/red] --at {at}: the hand has events 0-{n - 1}")
+        raise typer.Exit(EXIT_USAGE)
+    out.print(
+        position_text(replay_to(rec, n - 1 if at is None else at), n - 1 if at is None else at),
+        highlight=False,
+    )
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

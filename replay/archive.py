@@ -1,0 +1,223 @@
+"""``mjaudit replay``: replay every ingested hand into the findings/scores/hand_results/fans tables.
+
+Games are split into a fixed number of buckets by a stable hash of ``game_id``; each bucket
+is one output file per table, rows sorted by (game_id, hand_no, ...). A bucket is a unit of
+work for a worker process (spawned: polars and fork deadlock) and of incremental re-runs:
+only buckets holding a new or changed hand are recomputed, and in those only the changed
+games are replayed (the rows of the others are carried over). The output therefore depends
+only on the ingested hands, never on worker count, file order or history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from ingest.store import DataDir, Part
+from replay.engine import replay_games, supported
+from replay.findings import SERIOUS, HandReport
+from schemas.rows import records_from_tables
+from schemas.tables import REPLAY_TABLES
+
+N_BUCKETS = 8
+KEY = ["game_id", "hand_no"]
+_SORT = {
+    "findings": ["game_id", "hand_no", "seq"],
+    "scores": ["game_id", "hand_no", "seat"],
+    "hand_results": ["game_id", "hand_no"],
+    "fans": ["game_id", "hand_no", "seat", "pattern"],
+}
+
+
+def bucket_of(game_id: str) -> int:
+    return hashlib.blake2b(game_id.encode(), digest_size=4).digest()[0] % N_BUCKETS
+
+
+@dataclass
+class ReplaySummary:
+    hands: int = 0
+    replayed: int = 0
+    unchanged: int = 0
+    not_supported: int = 0
+    buckets: int = 0
+    findings_by_class: dict[str, int] = field(default_factory=dict)
+
+
+def report_rows(rep: HandReport, content_hash: str) -> dict[str, list[dict[str, Any]]]:
+    """The output rows of one hand report."""
+    key = {"game_id": rep.game_id, "hand_no": rep.hand_no}
+    players = rep.players
+    findings = [
+        {
+            **key,
+            "ruleset": rep.ruleset,
+            "seq": seq,
+            "event_index": f.event_index,
+            "seat": f.seat,
+            "player": players[f.seat] if f.seat is not None else None,
+            "code": f.code,
+            "reason": f.reason,
+            "class": f.cls.value,
+            "message": f.message,
+        }
+        for seq, f in enumerate(rep.findings)
+    ]
+    winners = set(rep.winners)
+    scores = [
+        {
+            **key,
+            "seat": s,
+            "player": players[s],
+            "delta": rep.deltas[s] if rep.deltas is not None else None,
+            "is_winner": s in winners,
+            "is_discarder": rep.discarder == s,
+            "is_liable": rep.liable == s,
+        }
+        for s in range(len(players))
+    ]
+    result = {
+        **key,
+        "ruleset": rep.ruleset,
+        "content_hash": content_hash,
+        "ended_by": rep.ended_by,
+        "winners": list(rep.winners),
+        "self_drawn": rep.self_drawn,
+        "discarder": rep.discarder,
+        "fan": rep.fan,
+        "raw_fan": rep.raw_fan,
+        "liable": rep.liable,
+        "matches_recorded": rep.matches_recorded,
+        "n_findings": len(rep.findings),
+        "n_serious": sum(1 for f in rep.findings if f.cls in SERIOUS),
+    }
+    fans = [
+        {**key, "ruleset": rep.ruleset, "seat": w, "player": players[w], "pattern": p, "fan": f}
+        for w in rep.winners
+        for p, f in rep.patterns
+    ]
+    return {"findings": findings, "scores": scores, "hand_results": [result], "fans": fans}
+
+
+def _read_games(data: DataDir, games: list[str]) -> dict[str, pa.Table]:
+    out = {}
+    for name in ("hands", "seats", "events", "recorded_results"):
+        out[name] = data.scan(name).filter(pl.col("game_id").is_in(games)).collect().to_arrow()
+    return out
+
+
+def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Table]:
+    """Replay ``games`` of one bucket; carry over the bucket's other games unchanged.
+
+    Runs in a worker process: it reads the data folder itself and returns the bucket's
+    complete output tables.
+    """
+    data = DataDir(root)
+    tables = _read_games(data, games)
+    hashes = dict(
+        zip(
+            zip(
+                tables["hands"]["game_id"].to_pylist(),
+                tables["hands"]["hand_no"].to_pylist(),
+                strict=True,
+            ),
+            tables["hands"]["content_hash"].to_pylist(),
+            strict=True,
+        )
+    )
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in REPLAY_TABLES}
+    for rep in replay_games(records_from_tables(tables)):
+        for name, new in report_rows(rep, hashes[(rep.game_id, rep.hand_no)]).items():
+            rows[name].extend(new)
+    out: dict[str, pa.Table] = {}
+    for name, schema in REPLAY_TABLES.items():
+        fresh = pl.from_arrow(pa.Table.from_pylist(rows[name], schema=schema))
+        files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
+        old = (
+            pl.scan_parquet(files).filter(pl.col("game_id").is_in(games).not_()).collect()
+            if files
+            else fresh.clear()
+        )
+        merged = pl.concat([old, fresh], how="vertical_relaxed").sort(_SORT[name], nulls_last=True)
+        out[name] = merged.to_arrow().cast(schema)
+    return out
+
+
+def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
+    """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported)."""
+    hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash").collect()
+    done = data.scan("hand_results").select("game_id", "hand_no", "content_hash").collect()
+    unsupported = hands.filter(
+        pl.col("ruleset").map_elements(lambda r: not supported(r), return_dtype=pl.Boolean)
+    ).height
+    joined = hands.join(done, on=KEY, how="full", suffix="_done", coalesce=True)
+    stale = joined.filter(
+        pl.col("content_hash").is_null()
+        | pl.col("content_hash_done").is_null()
+        | (pl.col("content_hash") != pl.col("content_hash_done"))
+    )
+    games = sorted(set(stale["game_id"].to_list()))
+    todo: dict[int, list[str]] = {}
+    for g in games:
+        todo.setdefault(bucket_of(g), []).append(g)
+    return todo, hands.height, stale.height, unsupported
+
+
+def replay_archive(
+    root: Path | str,
+    workers: int = 1,
+    wait: bool = False,
+    on_bucket: Callable[[int], None] = lambda n: None,
+    on_total: Callable[[int], None] = lambda n: None,
+) -> ReplaySummary:
+    """Bring the replay tables of the data folder up to date with its hands."""
+    data = DataDir(root)
+    summary = ReplaySummary()
+    with data.writing(wait=wait):
+        todo, summary.hands, stale, summary.not_supported = plan(data)
+        on_total(len(todo))
+        results: dict[int, dict[str, pa.Table]] = {}
+        jobs = sorted(todo.items())
+        if workers > 1 and len(jobs) > 1:
+            ctx = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+                futures = {b: pool.submit(replay_bucket, str(data.root), b, g) for b, g in jobs}
+                for b, fut in futures.items():
+                    results[b] = fut.result()
+                    on_bucket(1)
+        else:
+            for b, games in jobs:
+                results[b] = replay_bucket(str(data.root), b, games)
+                on_bucket(1)
+        _commit(data, results)
+        summary.buckets = len(results)
+        summary.replayed = sum(t["hand_results"].num_rows for t in results.values())
+        summary.unchanged = summary.hands - stale
+        counts = data.scan("findings").group_by("class").len().collect()
+        summary.findings_by_class = dict(
+            zip(counts["class"].to_list(), counts["len"].to_list(), strict=True)
+        )
+    return summary
+
+
+def _commit(data: DataDir, results: dict[int, dict[str, pa.Table]]) -> None:
+    if not results:
+        return
+    parts: list[Part] = []
+    remove: list[str] = []
+    manifest = data.manifest()["tables"]
+    for b in sorted(results):
+        stem = f"bucket-{b:02d}"
+        for name in REPLAY_TABLES:
+            remove.extend(
+                rel for rel in manifest.get(name, []) if Path(rel).name.startswith(stem + "-")
+            )
+            parts.append(Part(name, results[b][name], stem))
+    data.commit_parts(parts, remove)

@@ -1,0 +1,95 @@
+"""Findings and hand reports: what a replay says about one hand.
+
+A finding names the event (0-based index into ``events``; None for the record as a whole),
+the seat, a code from the ruleset's checklist, an optional reason (e.g. ``FALSE_WIN`` with
+reason ``WIN_BELOW_MIN_FAN``), its class and a sentence a club referee can read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class FindingClass(StrEnum):
+    CORRUPT_LOG = "CORRUPT_LOG"  # the record cannot be true (checklist HARD)
+    PLAYER_VIOLATION = "PLAYER_VIOLATION"  # a true record of a player breaking a rule (VIOL)
+    SCORE_MISMATCH = "SCORE_MISMATCH"  # the recorded result differs from the rules (AUDIT)
+    INFO = "INFO"  # liability events, partial information
+
+
+SERIOUS = frozenset(
+    {FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.SCORE_MISMATCH}
+)
+
+
+def _num(x: float) -> int | float:
+    """Points print as integers when they are whole."""
+    return int(x) if float(x).is_integer() else x
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    event_index: int | None
+    seat: int | None
+    code: str
+    cls: FindingClass
+    message: str
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "event_index": self.event_index,
+            "seat": self.seat,
+            "code": self.code,
+            "reason": self.reason,
+            "class": self.cls.value,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """The computed outcome of one hand, beside what the source recorded."""
+
+    game_id: str
+    hand_no: int
+    ruleset: str
+    players: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    winners: tuple[int, ...] = ()
+    self_drawn: bool = False
+    discarder: int | None = None
+    fan: int | None = None
+    raw_fan: int | None = None
+    patterns: tuple[tuple[str, int], ...] = ()
+    liable: int | None = None
+    deltas: tuple[float, ...] | None = None  # None when the hand cannot be settled
+    ended_by: str = "unfinished"  # win, false_win, exhaustive_draw, abandon, corrupt, unfinished
+    dealer: int = 0
+    prevailing_wind: str | None = None
+    matches_recorded: bool | None = None  # None when nothing was recorded
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def corrupt(self) -> bool:
+        return any(f.cls is FindingClass.CORRUPT_LOG for f in self.findings)
+
+    @property
+    def serious(self) -> bool:
+        return any(f.cls in SERIOUS for f in self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "hand_no": self.hand_no,
+            "ruleset": self.ruleset,
+            "winners": list(self.winners),
+            "fan": self.fan,
+            "raw_fan": self.raw_fan,
+            "patterns": [{"id": p, "fan": f} for p, f in self.patterns],
+            "liable": self.liable,
+            "deltas": None if self.deltas is None else [_num(d) for d in self.deltas],
+            "findings": [f.to_json() for f in self.findings],
+        }
