@@ -227,7 +227,7 @@ def ingest(
             on_progress(n)
 
         for path in files:
-            source = str(path)
+            source = str(path.resolve())  # one name per file, however it was given
             for item in read_records(path, progress):
                 if isinstance(item, BrokenStream):
                     ingestor.add_broken(source, item)

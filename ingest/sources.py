@@ -110,9 +110,12 @@ def _chunks(path: Path, progress: Callable[[int], None]) -> Iterator[bytes]:
         while chunk := f.read(CHUNK):
             progress(len(chunk))
             while chunk:
+                saved = dec.copy() if factory is _gzip else None  # type: ignore[attr-defined]
                 try:
                     out = dec.decompress(chunk)
                 except (zlib.error, zstandard.ZstdError) as exc:
+                    if saved is not None:  # keep what decompresses before the bad block
+                        yield from _salvage(saved, chunk)
                     raise StreamError(f"corrupt {kind} data ({exc})") from None
                 started = True
                 if out:
@@ -125,6 +128,17 @@ def _chunks(path: Path, progress: Callable[[int], None]) -> Iterator[bytes]:
                     chunk = b""
         if started and not dec.eof:
             raise StreamError(f"{kind} stream is truncated (the file ends in the middle of it)")
+
+
+def _salvage(dec: _Decompressor, chunk: bytes, step: int = 64) -> Iterator[bytes]:
+    """Re-feed a chunk that failed in small steps, yielding the output before the error."""
+    for i in range(0, len(chunk), step):
+        try:
+            out = dec.decompress(chunk[i : i + step])
+        except zlib.error:
+            return
+        if out:
+            yield out
 
 
 def read_records(
@@ -166,11 +180,13 @@ def _json_records(path: Path, progress: Callable[[int], None]) -> Iterator[RawRe
     except (msgspec.DecodeError, msgspec.ValidationError):
         yield RawRecord(1, data)  # not valid JSON as a whole: quarantined as one record
         return
-    pos = 0
+    # Each element's bytes are found in order after the previous one, so identical
+    # elements get their own positions; the line is where the element starts.
+    search_from = last = 0
     line = 1
     for item in items:
         raw = bytes(item)
-        at = data.find(raw, pos)
-        line += data.count(b"\n", pos, at)
+        at = data.find(raw, search_from)
+        line += data.count(b"\n", last, at)
         yield RawRecord(line, raw)
-        pos = at
+        last, search_from = at, at + len(raw)

@@ -133,6 +133,9 @@ class DataDir:
         try:
             self._initialise()
             self._remove_orphans()
+            # A writer interrupted between the manifest and the catalog left the catalog
+            # one step behind; rebuilding it here repairs that whatever the next run adds.
+            self.build_catalog()
             yield self
         finally:
             lock.release()
@@ -209,23 +212,26 @@ class DataDir:
     def build_catalog(self) -> None:
         """Write ``catalog.duckdb``: one view per table over its committed files.
 
-        Paths are absolute, so the catalog works from any working directory; every write
-        rebuilds it, so after moving the folder run any writing command (or
-        ``mjaudit catalog``) to refresh it.
+        Paths are absolute, so the catalog works from any working directory; every writing
+        command rebuilds it when it starts and after each commit, so after moving the folder
+        run any writing command (e.g. ``mjaudit replay``) to refresh it.
         """
         tmp = self.root / f".{CATALOG}.tmp"
         tmp.unlink(missing_ok=True)
-        tables = self.manifest()["tables"]
         # Written in the oldest storage format that holds views, so that any DuckDB CLI
         # (the `duckdb` command installed with the project is 1.x) can open it.
         con = duckdb.connect(str(tmp), config={"storage_compatibility_version": "v1.0.0"})
         try:
-            for name in sorted(tables):
-                files = [str((self.root / rel).resolve()) for rel in tables[name]]
-                listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-                source = f"read_parquet([{listing}], union_by_name=true)"
-                con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')
+            self.create_views(con)
             con.execute("CHECKPOINT")
         finally:
             con.close()
         os.replace(tmp, self.root / CATALOG)
+
+    def create_views(self, con: duckdb.DuckDBPyConnection) -> None:
+        """A view per table over its committed files (absolute paths), in ``con``."""
+        for name, rels in sorted(self.manifest()["tables"].items()):
+            files = [str((self.root / rel).resolve()) for rel in rels]
+            listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
+            source = f"read_parquet([{listing}], union_by_name=true)"
+            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')

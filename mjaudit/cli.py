@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -127,7 +128,7 @@ def ingest(
             highlight=False,
             soft_wrap=True,
         )
-    if summary.n_quarantined or summary.broken_files:
+    if summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files:
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -376,10 +377,107 @@ def simulate() -> None:
     _not_built("simulate", "the simulator")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def stats() -> None:
-    """NOT BUILT YET: club statistics per player, venue, table or month."""
-    _not_built("stats", "the statistics issue")
+class StatsFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class StatsBy(StrEnum):
+    player = "player"
+    venue = "venue"
+    table = "table"
+    month = "month"
+
+
+@app.command()
+def stats(
+    data: DataOpt = DEFAULT_DATA,
+    by: Annotated[
+        StatsBy, typer.Option(help="One row per player, or per venue/table/month and player.")
+    ] = StatsBy.player,
+    ruleset: Annotated[str | None, typer.Option(help="Only this ruleset.")] = None,
+    since: Annotated[
+        datetime | None,
+        typer.Option(formats=["%Y-%m-%d"], help="First day (local date of the table)."),
+    ] = None,
+    until: Annotated[
+        datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Last day, inclusive.")
+    ] = None,
+    min_hands: Annotated[int, typer.Option(min=0, help="Leave out players with fewer hands.")] = 0,
+    fmt: Annotated[
+        StatsFormat, typer.Option("--format", help="table, csv or json.")
+    ] = StatsFormat.table,
+) -> None:
+    """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
+
+    Computed from the replayed tables (run `mjaudit replay` after ingesting). Rates:
+    win_rate = wins / hands, self_draw_rate = self-drawn wins / wins, deal_in_rate =
+    hands whose winning tile they discarded / hands.
+    """
+    from dashboards.queries import Filters, connect, player_stats
+
+    try:
+        con = connect(data)
+    except FileNotFoundError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    filters = Filters(
+        ruleset=ruleset,
+        since=since.date() if since else None,
+        until=until.date() if until else None,
+    )
+    frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
+    pending = con.execute(
+        "SELECT count(*) FROM hands h ANTI JOIN hand_results r USING (game_id, hand_no)"
+    ).fetchone()
+    if pending and pending[0]:
+        err.print(
+            f"note: {pending[0]} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
+        )
+    if fmt is StatsFormat.csv:
+        sys.stdout.write(frame.write_csv())
+        return
+    if fmt is StatsFormat.json:
+        sys.stdout.write(frame.write_json() + "\n")
+        return
+    if frame.is_empty():
+        out.print("no hands match (did you run `mjaudit replay`?)")
+        return
+    table = Table(title=f"club statistics ({data})", title_justify="left")
+    cols = ([by.value] if by is not StatsBy.player else []) + [
+        "player",
+        "hands",
+        "wins",
+        "win %",
+        "self-draw %",
+        "deal-in %",
+        "avg fan",
+        "net",
+        "net/hand",
+        "violations",
+    ]
+    for c in cols:
+        table.add_column(c, justify="left" if c in ("player", by.value) else "right")
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.1f}"
+
+    for row in frame.iter_rows(named=True):
+        table.add_row(
+            *([str(row[by.value])] if by is not StatsBy.player else []),
+            row["player"],
+            str(row["hands"]),
+            str(row["wins"]),
+            pct(row["win_rate"]),
+            pct(row["self_draw_rate"]),
+            pct(row["deal_in_rate"]),
+            "-" if row["avg_fan"] is None else f"{row['avg_fan']:.2f}",
+            f"{row['net_points']:g}",
+            f"{row['net_per_hand']:.2f}",
+            str(row["n_violations"]),
+        )
+    out.print(table)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from datetime import UTC
 from enum import StrEnum
 from typing import Any
 
@@ -57,6 +58,9 @@ class ParsedRecord:
     record: dict[str, Any]  # canonical form
     content_hash: str
     shape: RulesetShape
+    # Some event carries an unknown field named like an events column (e.g. a "seat" on
+    # an exhaustive_draw): the table writer must then keep it in `extra`, not the column.
+    odd_event_fields: bool = False
 
     @property
     def key(self) -> tuple[str, int]:
@@ -80,7 +84,26 @@ _AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
 _MISSING = re.compile(r"Object missing required field `(?P<field>[^`]*)`")
 
 
-def _from_validation_error(exc: msgspec.ValidationError) -> RecordError:
+_SEAT_PATH = re.compile(r"(\.seat|\.from|\.dealer|\.winners\[\d+\])$")
+
+
+def _expected(path: str, msg: str, obj: dict[str, Any]) -> str | None:
+    """What a field should have held, where msgspec's message does not say it plainly."""
+    if _SEAT_PATH.search(path) and msg.startswith("Expected `int` "):
+        players = obj.get("players")
+        n = len(players) if isinstance(players, list) and players else 4
+        return f"0-{n - 1} (a seat index into players)"
+    if path.endswith("prevailing_wind"):
+        return "one of E, S, W, N"
+    if "RFC3339" in msg:
+        return "an ISO 8601 timestamp with a UTC offset, e.g. 2026-03-01T19:30:00+07:00"
+    is_tile_field = "tile" in path.rsplit(".", 1)[-1] or (path.endswith("]") and "wall" in path)
+    if is_tile_field and not msg.startswith("Expected `array`"):
+        return "a tile code such as 5p, E or f1"
+    return None
+
+
+def _from_validation_error(exc: msgspec.ValidationError, obj: dict[str, Any]) -> RecordError:
     """Turn msgspec's message into a code, a field path and a readable sentence."""
     m = _AT.match(str(exc))
     assert m is not None
@@ -94,6 +117,9 @@ def _from_validation_error(exc: msgspec.ValidationError) -> RecordError:
         )
     if path == "$.format":
         return RecordError(ErrorCode.UNKNOWN_FORMAT, path, f"{msg}; expected {FORMAT!r}")
+    expected = _expected(path, msg, obj)
+    if expected:
+        msg = f"{msg}; expected {expected}"
     if path.endswith(".type") and msg.startswith("Invalid value"):
         return RecordError(
             ErrorCode.UNKNOWN_EVENT,
@@ -114,6 +140,14 @@ def _decode_error(exc: msgspec.DecodeError) -> RecordError:
 
 
 _decoder = msgspec.json.Decoder()
+_JSON_NAMES = {
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
 _encoder = msgspec.json.Encoder(order="sorted")
 
 
@@ -129,17 +163,17 @@ def parse_record(raw: bytes) -> ParsedRecord:
 def parse_object(obj: Any) -> ParsedRecord:
     """Validate an already-decoded JSON value as a hand record."""
     if not isinstance(obj, dict):
-        kind = type(obj).__name__
+        kind = _JSON_NAMES.get(type(obj), type(obj).__name__)
         raise RecordError(ErrorCode.NOT_AN_OBJECT, "$", f"expected a JSON object, got {kind}")
     try:
         struct = msgspec.convert(obj, HandRecord)
     except msgspec.ValidationError as exc:
-        raise _from_validation_error(exc) from None
+        raise _from_validation_error(exc, obj) from None
     shape = RULESETS[struct.ruleset]
     _check_shape(struct, shape)
-    record = _canonical(obj, struct, shape.tiles)
+    record, odd = _canonical(obj, struct, shape.tiles)
     digest = hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
-    return ParsedRecord(record, digest, shape)
+    return ParsedRecord(record, digest, shape, odd)
 
 
 def _check_shape(rec: HandRecord, shape: RulesetShape) -> None:
@@ -166,12 +200,21 @@ def _check_shape(rec: HandRecord, shape: RulesetShape) -> None:
             "$.prevailing_wind",
             f"required for {rec.ruleset}: expected one of E, S, W, N",
         )
-    if rec.started_at is not None and rec.started_at.utcoffset() is None:
-        raise RecordError(
-            ErrorCode.INVALID_VALUE,
-            "$.started_at",
-            "timestamp has no UTC offset: expected e.g. 2026-03-01T19:30:00+07:00",
-        )
+    if rec.started_at is not None:
+        if rec.started_at.utcoffset() is None:
+            raise RecordError(
+                ErrorCode.INVALID_VALUE,
+                "$.started_at",
+                "timestamp has no UTC offset: expected e.g. 2026-03-01T19:30:00+07:00",
+            )
+        try:
+            rec.started_at.astimezone(UTC)
+        except OverflowError:
+            raise RecordError(
+                ErrorCode.INVALID_VALUE,
+                "$.started_at",
+                "timestamp is out of range in UTC: expected a year from 0001 to 9999",
+            ) from None
     if rec.start_hands is not None and len(rec.start_hands) != n:
         raise RecordError(
             ErrorCode.INVALID_VALUE,
@@ -225,7 +268,10 @@ def _keep_unknown(out: dict[str, Any], raw: dict[str, Any], known: frozenset[str
             out[k] = v
 
 
-def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> dict[str, Any]:
+_COLUMN_NAMES = frozenset({"seat", "tile", "from", "tiles"})
+
+
+def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[dict[str, Any], bool]:
     out: dict[str, Any] = msgspec.to_builtins(rec)
     _keep_unknown(out, obj, RECORD_FIELDS)
     for key in ("wall", "dead_wall"):
@@ -237,6 +283,7 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> dict[str
         ]
     # One pass over the events does the per-event checks; this loop is the hot path.
     raw_events = obj["events"]
+    odd = False
     canonical = tiles.canonical
     n = len(out["players"])
     for i, ev in enumerate(out["events"]):
@@ -255,7 +302,9 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> dict[str
             raise _bad_seat(seat, n, f"$.events[{i}].from")
         raw_ev = raw_events[i]
         if len(raw_ev) > len(ev):
-            _keep_unknown(ev, raw_ev, EVENT_FIELDS[ev["type"]])
+            known = EVENT_FIELDS[ev["type"]]
+            _keep_unknown(ev, raw_ev, known)
+            odd = odd or any(k in _COLUMN_NAMES and k not in known for k in raw_ev)
     if "result" in out:
         res, raw_res = out["result"], obj["result"]
         _keep_unknown(res, raw_res, RESULT_FIELDS)
@@ -265,7 +314,7 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> dict[str
             res.get("penalties", ()), raw_res.get("penalties", ()), strict=True
         ):
             _keep_unknown(pen, raw_pen, PENALTY_FIELDS)
-    return out
+    return out, odd
 
 
 def canonical_json(record: dict[str, Any]) -> bytes:

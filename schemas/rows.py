@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import pyarrow as pa
 
-from schemas.records import ParsedRecord
+from schemas.records import EVENT_FIELDS, ParsedRecord
 from schemas.rulesets import RULESETS
 from schemas.tables import EVENT_COLUMNS, INGEST_TABLES
 
@@ -68,9 +68,26 @@ def _dumps(value: Any) -> str:
     return _json.encode(value).decode()
 
 
+_PLAIN_EVENT_KEYS = frozenset(EVENT_COLUMNS)  # an event with only these needs no `extra`
+_ODD = "\x00odd"  # key under which an event keeps fields that only look like columns
+
+
+def _columns_only_if_defined(ev: dict[str, Any]) -> dict[str, Any]:
+    """Move unknown fields named like a column (a "seat" on an exhaustive_draw) aside,
+    so the column stays typed and the field is kept in ``extra``."""
+    known = EVENT_FIELDS[ev["type"]]
+    odd = {k: ev[k] for k in EVENT_COLUMNS if k in ev and k not in known}
+    if not odd:
+        return ev
+    out = {k: v for k, v in ev.items() if k not in odd}
+    out[_ODD] = odd
+    return out
+
+
 def _event_extra(ev: dict[str, Any]) -> str | None:
     """JSON of the fields that have no column of their own, or None."""
-    extra = {k: v for k, v in ev.items() if k not in EVENT_COLUMNS}
+    extra = {k: v for k, v in ev.items() if k not in EVENT_COLUMNS and k != _ODD}
+    extra.update(ev.get(_ODD, {}))
     return _dumps(extra) if extra else None
 
 
@@ -144,12 +161,15 @@ class RowBuffers:
 
         e = self.columns["events"]
         events = rec["events"]
+        if parsed.odd_event_fields:
+            events = [_columns_only_if_defined(ev) for ev in events]
         e["type"].extend([ev["type"] for ev in events])
         e["seat"].extend([ev.get("seat") for ev in events])
         e["tile"].extend([ev.get("tile") for ev in events])
         e["from_seat"].extend([ev.get("from") for ev in events])
         e["tiles"].extend([ev.get("tiles") for ev in events])
-        e["extra"].extend([_event_extra(ev) if len(ev) > 3 else None for ev in events])
+        plain = _PLAIN_EVENT_KEYS
+        e["extra"].extend([None if ev.keys() <= plain else _event_extra(ev) for ev in events])
         m = len(events)
         e["game_id"].extend([key[0]] * m)
         e["hand_no"].extend([key[1]] * m)

@@ -38,6 +38,9 @@ TILE_SETS: dict[str, frozenset[int]] = {
     "hk-mahjongo": frozenset(_ALL_PLAYING),
     "hk-mahjongo-2p": frozenset(_TWO_P),
 }
+ALLOWED_CODES: dict[str, frozenset[str]] = {
+    name: frozenset(CODES[t] for t in tiles) for name, tiles in TILE_SETS.items()
+}
 WALLS: dict[str, Counter[int]] = {
     "hk-classic": Counter({**{t: 4 for t in range(34)}, **{t: 1 for t in range(34, 42)}}),
     "hk-mahjongo": Counter({t: 4 for t in range(34)}),
@@ -101,6 +104,7 @@ class HKHand:
         self.stopped = False
         self.ended_by = "unfinished"
         self.concealed = [[0] * N_TILES for _ in range(self.n)]
+        self.n_tiles = [0] * self.n  # non-bonus concealed tiles, kept in step with `concealed`
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.n_sets = [0] * self.n  # declared sets, valid or not (size counts them)
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
@@ -129,18 +133,18 @@ class HKHand:
         self.settled: list[WinClaim] = []
         self.false_wins: list[WinClaim] = []
         self.partial = False
+        self.dealer_owes_draw = False  # dealt 13: the dealer's first action must be a draw
         wall = rec.get("wall")
         self.wall = [INDEX[t] for t in wall] if wall is not None else None
         dead_wall = rec.get("dead_wall")
         self.dead_wall = [INDEX[t] for t in dead_wall] if dead_wall is not None else None
         self.head = 0
         self.tail = 0
+        self.limits = [WALLS[self.ruleset][t] for t in range(N_TILES)]
         total = sum(WALLS[self.ruleset].values())
         self.undrawn = total  # U
         self.reserve = self.opts.reserved_tail_tiles  # R
-        self.handlers = {
-            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("on_")
-        }
+
 
     # -- findings --------------------------------------------------------------------
 
@@ -246,6 +250,8 @@ class HKHand:
             for code in hand:
                 t = INDEX[code]
                 self.concealed[seat][t] += 1
+                if t < FIRST_BONUS:
+                    self.n_tiles[seat] += 1
                 self._see(None, t)
         dealt = sum(len(h) for h in hands)
         if self.wall is not None and rec.get("start_hands") is not None:
@@ -260,6 +266,7 @@ class HKHand:
                     )
         self.head = dealt
         self.undrawn -= dealt
+        self.dealer_owes_draw = dealer_size == 13
         if dealer_size == 14:
             self.phase = ACT
             self.drawn = None
@@ -284,6 +291,16 @@ class HKHand:
     def _check_codes(self, allowed: frozenset[int]) -> None:
         """#4 TILE_CODE_INVALID: every tile field holds a code of this preset's tile set."""
         rec = self.record
+        codes = ALLOWED_CODES[self.ruleset]
+        events = rec["events"]
+        if (
+            codes.issuperset(rec.get("wall") or ())
+            and codes.issuperset(rec.get("dead_wall") or ())
+            and all(codes.issuperset(h) for h in rec.get("start_hands") or ())
+            and codes.issuperset({ev.get("tile") for ev in events} - {None})
+            and all(codes.issuperset(ev["tiles"]) for ev in events if "tiles" in ev)
+        ):
+            return  # the common case, at set speed; otherwise find the first offender
 
         def bad(where: str, index: int | None, seat: int | None, code: str) -> None:
             self.hard(
@@ -320,8 +337,8 @@ class HKHand:
     # -- helpers -----------------------------------------------------------------------
 
     def size(self, seat: int) -> int:
-        hand = self.concealed[seat]
-        return sum(hand[:34]) + 3 * self.n_sets[seat]
+        """Concealed tiles (bonus tiles not counted) + 3 per declared set (§2.6)."""
+        return self.n_tiles[seat] + 3 * self.n_sets[seat]
 
     def holds(self, seat: int, t: int, k: int = 1) -> bool:
         return self.partial or self.concealed[seat][t] >= k
@@ -329,6 +346,8 @@ class HKHand:
     def take(self, seat: int, t: int, k: int = 1) -> None:
         if not self.partial:
             self.concealed[seat][t] -= k
+            if t < FIRST_BONUS:
+                self.n_tiles[seat] -= k
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.n
@@ -428,31 +447,34 @@ class HKHand:
                 "ACTION_AFTER_HAND_END",
                 f"a {kind} event follows the end of the hand ({self.ended_by})",
             )
-        handler = self.handlers.get(kind)
+        handler = HANDLERS.get(kind)
         if handler is None:
             self.hard(
                 index, ev.get("seat"), "ACTION_UNKNOWN", f"{kind} is not a {self.ruleset} action"
             )
-        handler(index, ev)
+        handler(self, index, ev)
 
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
-        if self.owes:
-            self._missed_replacement(index, seat)
         if self.rob is not None:
             self._check_rob_window(index, seat, "draw")
-        if self.live_count < 1:
+        if self.owes:
+            self._missed_replacement(index, seat)
+        if self.undrawn - self.reserve < 1:
             code = "DRAW_FROM_RESERVED_TILES" if self.opts.is_classic else "DRAW_FROM_EMPTY_WALL"
             self.hard(
                 index, seat, code, f"{self.player(seat)} draws with no live tile left (L = 0)"
             )
-        self._check_wall(index, seat, t, replacement=False)
+        wall = self.wall
+        if wall is not None and (self.head >= len(wall) or wall[self.head] != t):
+            self._check_wall(index, seat, t, replacement=False)
         entitled = self.phase == WAIT and seat == self.turn
         if not entitled:
             if seat == self.turn and self.phase in (ACT, MUST_DISCARD):
                 self.viol(
                     index, seat, "DOUBLE_DRAW", f"{self.player(seat)} draws twice in one turn"
                 )
+                self.drawn = t  # still their most recent draw this turn (#34)
             else:
                 self.viol(
                     index,
@@ -461,14 +483,23 @@ class HKHand:
                     f"{self.player(seat)} draws, but it is {self.player(self.turn)}'s turn",
                 )
         self.concealed[seat][t] += 1
-        self._see(index, t)
+        if t < FIRST_BONUS:
+            self.n_tiles[seat] += 1
+        seen = self.seen
+        seen[t] += 1
+        if seen[t] > self.limits[t]:
+            seen[t] -= 1
+            self._see(index, t)
         self.undrawn -= 1
         self.head += 1
+        if seat == self.dealer:
+            self.dealer_owes_draw = False
         if entitled:
             if self.live is not None:
                 self.live.claimable = False
-            self.live = None
-            self.declared_claims = []
+                self.live = None
+            if self.declared_claims:
+                self.declared_claims = []
             self.phase = ACT
             self.drawn = t
             self.drawn_by_replacement = ""
@@ -515,6 +546,8 @@ class HKHand:
             self.rob = None
         self._check_wall(index, seat, t, replacement=True)
         self.concealed[seat][t] += 1
+        if t < FIRST_BONUS:
+            self.n_tiles[seat] += 1
         self._see(index, t)
         self.undrawn -= 1
         self.tail += 1
@@ -555,6 +588,14 @@ class HKHand:
             self._check_rob_window(index, seat, "discard")
         if self.owes:
             self._missed_replacement(index, seat)
+        if self.dealer_owes_draw and seat == self.dealer:
+            self.hard(
+                index,
+                seat,
+                "DEAL_SIZE_INVALID",
+                "the dealer was dealt 13 tiles and discards without the first draw (#7: 14, or "
+                "13 followed by a draw)",
+            )
         in_turn = seat == self.turn and self.phase in (ACT, MUST_DISCARD)
         if not in_turn:
             self.viol(
@@ -584,7 +625,9 @@ class HKHand:
             pass  # no bonus tiles in this tile set (#4 already rejected any)
         elif self.initial and seat == self.dealer and in_turn:
             for s in range(self.n):
-                if not self.partial and any(self.concealed[s][FIRST_BONUS:]) and s not in self.dead:
+                unfinished = self.owes.get(s, ("",))[0] == "flower"
+                held = not self.partial and any(self.concealed[s][FIRST_BONUS:])
+                if (held or unfinished) and s not in self.dead:
                     self.viol(
                         index,
                         s,
@@ -1148,6 +1191,9 @@ class HKHand:
     def liable_for(self, c: WinClaim) -> int | None:
         """Who pays the whole win: Pao first, then the nine-tile and last-five rules."""
         pao = self.pao.get(c.seat)
+        other_discard = c.discarder is not None and c.discarder != pao
+        if other_discard and self.opts.pao_on_other_discard == "discarder_pays":
+            pao = None  # the discarder pays as usual; the Pao player owes nothing (§7.2)
         if pao is not None and self.opts.pao_enabled and self.n > 2:
             self.info(c.index, pao, "PAO_LIABILITY", f"{self.player(pao)} is liable under Pao")
             return pao
@@ -1239,3 +1285,6 @@ class HKHand:
             ):
                 deltas[s] += d
         return deltas, liable
+
+
+HANDLERS = {name[3:]: fn for name, fn in vars(HKHand).items() if name.startswith("on_")}

@@ -1,0 +1,226 @@
+"""Read-only statistics queries over the replayed tables (DuckDB), shared by
+``mjaudit stats`` and the dashboards.
+
+Every user-supplied value reaches SQL as a bound parameter; only names from fixed
+allow-lists (grouping columns) are placed in the SQL text.
+
+Definitions (per player, over the hands that pass the filters):
+
+* ``hands``: hands the player sat in that were replayed; ``wins``: hands they won;
+  ``win_rate`` = wins / hands.
+* ``self_draws``: wins on their own draw; ``self_draw_rate`` = self_draws / wins.
+* ``deal_ins``: hands where their discard (or their robbed kong) was won on;
+  ``deal_in_rate`` = deal_ins / hands.
+* ``avg_fan``: mean capped fan of their wins; ``fan_distribution``: fan -> wins.
+* ``net_points``: sum of their settled deltas (penalties and liability included);
+  ``net_per_hand`` = net_points / hands.
+* ``pao_paid`` / ``nine_tile_paid`` / ``last_five_paid``: hands in which they were the
+  liable player under that rule; ``violations``: PLAYER_VIOLATION findings by code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from ingest.store import DataDir
+
+# The local time of the table (the offset the log gave), so a month is the club's month.
+LOCAL_TIME = "(h.started_at + to_minutes(coalesce(h.utc_offset_minutes, 0)))"
+GROUPS = {
+    "player": None,
+    "venue": "h.venue",
+    "table": 'h."table"',
+    "month": f"strftime({LOCAL_TIME}, '%Y-%m')",
+}
+
+
+def connect(data_dir: Path | str) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with a view per table over the data folder's committed files."""
+    data = DataDir(data_dir)
+    if not data.exists():
+        raise FileNotFoundError(
+            f"{data_dir}: no data here yet; run `mjaudit ingest FILES --data {data_dir}` "
+            "(or `mjaudit demo`)"
+        )
+    con = duckdb.connect(":memory:")
+    con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
+    data.create_views(con)
+    return con
+
+
+@dataclass(frozen=True)
+class Filters:
+    ruleset: str | None = None
+    since: date | None = None
+    until: date | None = None
+    venue: str | None = None
+    table: str | None = None
+    players: tuple[str, ...] = ()
+
+    def where(self, alias: str = "h") -> tuple[str, list[object]]:
+        """SQL conditions on the hands table and their bound parameters."""
+        conds: list[str] = ["TRUE"]
+        params: list[object] = []
+        if self.ruleset:
+            conds.append(f"{alias}.ruleset = ?")
+            params.append(self.ruleset)
+        local = LOCAL_TIME.replace("h.", f"{alias}.")
+        if self.since:
+            conds.append(f"{local} >= ?::DATE")
+            params.append(self.since.isoformat())
+        if self.until:
+            conds.append(f"{local} < (?::DATE + INTERVAL 1 DAY)")
+            params.append(self.until.isoformat())
+        if self.venue:
+            conds.append(f"{alias}.venue = ?")
+            params.append(self.venue)
+        if self.table:
+            conds.append(f'{alias}."table" = ?')
+            params.append(self.table)
+        return " AND ".join(conds), params
+
+
+def player_stats(
+    con: duckdb.DuckDBPyConnection,
+    filters: Filters = Filters(),
+    by: str = "player",
+    min_hands: int = 0,
+) -> pl.DataFrame:
+    """One row per player (or per group and player), sorted by net points per hand."""
+    if by not in GROUPS:
+        raise ValueError(f"--by must be one of {', '.join(GROUPS)}")
+    group = GROUPS[by]
+    group_col = f"{group} AS {by}, " if group else ""
+    group_key = f"{by}, " if group else ""
+    where, params = filters.where()
+    player_filter = ""
+    if filters.players:
+        player_filter = f"AND s.player IN ({', '.join('?' for _ in filters.players)})"
+        params = [*params, *filters.players]
+    sql = f"""
+    WITH base AS (
+        SELECT {group_col} s.player, s.game_id, s.hand_no, s.seat, s.delta, s.is_winner,
+               s.is_discarder, s.is_liable, r.self_drawn, r.fan
+        FROM scores s
+        JOIN hands h USING (game_id, hand_no)
+        JOIN hand_results r USING (game_id, hand_no)
+        WHERE {where} {player_filter}
+    ),
+    liab AS (
+        SELECT f.game_id, f.hand_no, f.seat, f.code FROM findings f
+        WHERE f.code IN ('PAO_LIABILITY', 'NINE_TILE_LIABILITY', 'LAST_FIVE_LIABILITY')
+    ),
+    viol AS (
+        SELECT f.game_id, f.hand_no, f.seat, f.code FROM findings f
+        WHERE f.class = 'PLAYER_VIOLATION'
+    ),
+    per_player AS (
+        SELECT {group_key} player,
+            count(*) AS hands,
+            count(*) FILTER (WHERE is_winner) AS wins,
+            count(*) FILTER (WHERE is_winner AND self_drawn) AS self_draws,
+            count(*) FILTER (WHERE is_discarder) AS deal_ins,
+            avg(fan) FILTER (WHERE is_winner) AS avg_fan,
+            coalesce(sum(delta), 0) AS net_points,
+            count(*) FILTER (WHERE is_liable AND EXISTS (
+                SELECT 1 FROM liab l WHERE l.game_id = base.game_id AND l.hand_no = base.hand_no
+                AND l.seat = base.seat AND l.code = 'PAO_LIABILITY')) AS pao_paid,
+            count(*) FILTER (WHERE is_liable AND EXISTS (
+                SELECT 1 FROM liab l WHERE l.game_id = base.game_id AND l.hand_no = base.hand_no
+                AND l.seat = base.seat AND l.code = 'NINE_TILE_LIABILITY')) AS nine_tile_paid,
+            count(*) FILTER (WHERE is_liable AND EXISTS (
+                SELECT 1 FROM liab l WHERE l.game_id = base.game_id AND l.hand_no = base.hand_no
+                AND l.seat = base.seat AND l.code = 'LAST_FIVE_LIABILITY')) AS last_five_paid
+        FROM base GROUP BY ALL
+    ),
+    fans AS (
+        SELECT {group_key} player, string_agg(fan || ':' || n, ' ' ORDER BY fan) AS fan_distribution
+        FROM (SELECT {group_key} player, fan, count(*) AS n FROM base WHERE is_winner GROUP BY ALL)
+        GROUP BY ALL
+    ),
+    violations AS (
+        SELECT {group_key} player, string_agg(code || ':' || n, ' ' ORDER BY code) AS violations,
+               sum(n) AS n_violations
+        FROM (
+            SELECT {group_key} b.player, v.code, count(*) AS n
+            FROM viol v JOIN base b
+              ON v.game_id = b.game_id AND v.hand_no = b.hand_no AND v.seat = b.seat
+            GROUP BY ALL
+        ) GROUP BY ALL
+    )
+    SELECT p.*,
+        p.wins / p.hands AS win_rate,
+        CASE WHEN p.wins > 0 THEN p.self_draws / p.wins END AS self_draw_rate,
+        p.deal_ins / p.hands AS deal_in_rate,
+        p.net_points / p.hands AS net_per_hand,
+        coalesce(f.fan_distribution, '') AS fan_distribution,
+        coalesce(v.violations, '') AS violations,
+        coalesce(v.n_violations, 0)::BIGINT AS n_violations
+    FROM per_player p
+    LEFT JOIN fans f USING ({group_key} player)
+    LEFT JOIN violations v USING ({group_key} player)
+    WHERE p.hands >= ?
+    ORDER BY {group_key} net_per_hand DESC, player
+    """
+    frame = pl.from_arrow(con.sql(sql, params=[*params, min_hands]).to_arrow_table())
+    columns = [
+        *([by] if group else []),
+        "player",
+        "hands",
+        "wins",
+        "win_rate",
+        "self_draws",
+        "self_draw_rate",
+        "deal_ins",
+        "deal_in_rate",
+        "avg_fan",
+        "fan_distribution",
+        "net_points",
+        "net_per_hand",
+        "pao_paid",
+        "nine_tile_paid",
+        "last_five_paid",
+        "n_violations",
+        "violations",
+    ]
+    return frame.select(columns)
+
+
+def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> dict[str, object]:
+    """Headline figures: sittings, hands, players, violations, period, exhaustive-draw rate."""
+    where, params = filters.where()
+    row = con.execute(
+        f"""
+        SELECT count(DISTINCT h.game_id) AS sittings, count(*) AS hands,
+               min(h.started_at) AS first, max(h.started_at) AS last,
+               count(*) FILTER (WHERE r.ended_by = 'exhaustive_draw') AS draws
+        FROM hands h LEFT JOIN hand_results r USING (game_id, hand_no)
+        WHERE {where}
+        """,
+        params,
+    ).fetchone()
+    assert row is not None
+    players = con.execute(
+        f"SELECT count(DISTINCT s.player) FROM seats s JOIN hands h USING (game_id, hand_no) WHERE {where}",
+        params,
+    ).fetchone()
+    violations = con.execute(
+        f"""SELECT count(*) FROM findings f JOIN hands h USING (game_id, hand_no)
+        WHERE {where} AND f.class = 'PLAYER_VIOLATION'""",
+        params,
+    ).fetchone()
+    sittings, hands, first, last, draws = row
+    return {
+        "sittings": sittings,
+        "hands": hands,
+        "players": players[0] if players else 0,
+        "violations": violations[0] if violations else 0,
+        "first": first,
+        "last": last,
+        "exhaustive_draw_rate": (draws / hands) if hands else None,
+    }
