@@ -18,9 +18,16 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from ingest.sources import BrokenStream, RawRecord, expand_paths, read_records
+from ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
+from ingest.sources import (
+    BrokenStream,
+    RawRecord,
+    expand_paths,
+    is_log_file,
+    read_records,
+)
 from ingest.store import DataDir
-from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_record
+from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_object, parse_record
 from schemas.rows import RowBuffers
 
 BATCH_BYTES = 16 << 20
@@ -40,6 +47,7 @@ class IngestSummary:
     quarantined: Counter[str] = field(default_factory=Counter)
     quarantine_seen_before: int = 0
     broken_files: list[str] = field(default_factory=list)
+    skipped_files: list[str] = field(default_factory=list)  # .txt/.csv that are not sheets
     messages: list[str] = field(default_factory=list)  # first few quarantine messages
 
     @property
@@ -97,6 +105,20 @@ class Ingestor:
         if self.batch.nbytes >= self.batch_bytes:
             self.flush()
 
+    def add_sheet_item(self, source: str, item: SheetItem) -> None:
+        """One game line of a score sheet: a results-only hand, or a quarantined line."""
+        if isinstance(item, SheetProblem):
+            self.summary.records += 1
+            self._quarantine(source, item.line, RecordError(item.code, "", item.message), item.raw)  # type: ignore[arg-type]
+            return
+        try:
+            parsed = parse_object(item.record)
+        except RecordError as err:  # a name or value the log format refuses
+            self.summary.records += 1
+            self._quarantine(source, item.line, err, item.raw)
+            return
+        self.add_parsed(source, item.line, parsed, item.raw, "sheet")
+
     def add_broken(self, source: str, item: BrokenStream) -> None:
         self.summary.broken_files.append(source)
         err = RecordError(ErrorCode.FILE_TRUNCATED, "", item.message)
@@ -113,7 +135,7 @@ class Ingestor:
     ) -> None:
         message = f"{source}:{line}: {err}"
         (buffers or self.batch.buffers).quarantine(
-            source, line, err.code.value, err.path or None, message, raw, raw_hash(raw), key
+            source, line, str(err.code), err.path or None, message, raw, raw_hash(raw), key
         )
         if buffers is None:
             self.batch.nbytes += len(raw)
@@ -213,11 +235,28 @@ def ingest(
     on_files: Callable[[list[Path]], None] = lambda files: None,
     on_progress: Callable[[int], None] = lambda n: None,
     batch_bytes: int = BATCH_BYTES,
+    fmt: str = "auto",
 ) -> IngestSummary:
-    """Ingest every log file under ``paths`` into ``data_dir``; see the module docstring."""
-    files = expand_paths(list(paths))
+    """Ingest every log file or score sheet under ``paths`` into ``data_dir``.
+
+    ``fmt``: ``auto`` (by file name, and for sheets found in folders by content), ``mjlog``
+    or ``hk-sheet`` (every file is read as that format).
+    """
+    args = list(paths)
+    files = expand_paths(args, any_named_file=fmt != "auto")
+    named = {Path(a).resolve() for a in args}
+    kinds: dict[Path, str] = {}
+    for f in files:
+        if fmt != "auto":
+            kinds[f] = fmt
+        elif is_log_file(f):
+            kinds[f] = "mjlog"
+        elif f.resolve() in named or looks_like_sheet(f):
+            kinds[f] = "hk-sheet"
+    summary_skipped = [str(f) for f in files if f not in kinds]
+    files = [f for f in files if f in kinds]
     on_files(files)
-    summary = IngestSummary(files=len(files))
+    summary = IngestSummary(files=len(files), skipped_files=summary_skipped)
     data = DataDir(data_dir)
     with data.writing(wait=wait):
         ingestor = Ingestor(data, summary, batch_bytes)
@@ -228,6 +267,11 @@ def ingest(
 
         for path in files:
             source = str(path.resolve())  # one name per file, however it was given
+            if kinds[path] == "hk-sheet":
+                progress(path.stat().st_size)
+                for sheet_item in read_sheet(path):
+                    ingestor.add_sheet_item(source, sheet_item)
+                continue
             for item in read_records(path, progress):
                 if isinstance(item, BrokenStream):
                     ingestor.add_broken(source, item)

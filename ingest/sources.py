@@ -23,6 +23,7 @@ import msgspec
 import zstandard
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".json")
+SHEET_SUFFIXES = (".txt", ".sheet", ".csv")  # club score sheets (ingest/sheets.py)
 CHUNK = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
@@ -50,7 +51,11 @@ def is_log_file(path: Path) -> bool:
     return path.name.endswith(SUFFIXES)
 
 
-def expand_paths(args: list[str]) -> list[Path]:
+def is_sheet_file(path: Path) -> bool:
+    return path.name.endswith(SHEET_SUFFIXES)
+
+
+def expand_paths(args: list[str], any_named_file: bool = False) -> list[Path]:
     """Files, folders (searched recursively) and glob patterns, sorted and de-duplicated.
 
     Sorting makes an ingest independent of the order the paths were given in.
@@ -59,7 +64,9 @@ def expand_paths(args: list[str]) -> list[Path]:
     for arg in args:
         path = Path(arg)
         if path.is_dir():
-            matches = [p for p in path.rglob("*") if p.is_file() and is_log_file(p)]
+            matches = [
+                p for p in path.rglob("*") if p.is_file() and (is_log_file(p) or is_sheet_file(p))
+            ]
         elif path.is_file():
             matches = [path]
         else:
@@ -67,9 +74,12 @@ def expand_paths(args: list[str]) -> list[Path]:
             if not matches:
                 raise NoInput(f"{arg}: no such file, folder or matching glob")
         for p in matches:
-            if not is_log_file(p):
+            if not (is_log_file(p) or is_sheet_file(p) or (any_named_file and path.is_file())):
                 if path.is_file():
-                    raise NoInput(f"{arg}: not a log file (expected one of {', '.join(SUFFIXES)})")
+                    raise NoInput(
+                        f"{arg}: not a log or sheet file (expected one of "
+                        f"{', '.join(SUFFIXES + SHEET_SUFFIXES)}, or pass --format hk-sheet)"
+                    )
                 continue
             found.add(Path(os.path.normpath(p)))
     return sorted(found)

@@ -13,6 +13,7 @@ from typing import Any
 
 from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.replayer import replay_hk
+from replay.sheet import replay_sheet
 
 ReplayFn = Callable[..., HandReport]
 
@@ -20,6 +21,7 @@ REGISTRY: dict[str, ReplayFn] = {
     "hk-classic": replay_hk,
     "hk-mahjongo": replay_hk,
     "hk-mahjongo-2p": replay_hk,
+    "hk-sheet": replay_sheet,  # results-only hands from club score sheets
 }
 
 

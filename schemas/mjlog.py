@@ -24,6 +24,7 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 from schemas.rulesets import RULESET_IDS
+from schemas.sheet import SheetLine
 from schemas.tiles import (
     AMERICAN,
     CHAN,
@@ -223,6 +224,7 @@ class HandRecord(Struct, omit_defaults=True, frozen=True):
     dead_wall: list[Tile] | None = None
     start_hands: list[list[Tile]] | None = None
     result: Result | None = None
+    sheet: SheetLine | None = None
 
 
 def json_schema() -> dict[str, Any]:

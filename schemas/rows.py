@@ -41,6 +41,7 @@ _HAND_COLUMNS = frozenset(
         "dead_wall",
         "start_hands",
         "result",
+        "sheet",
     }
 )
 WINDS = ("E", "S", "W", "N")
@@ -145,6 +146,7 @@ class RowBuffers:
             ("has_result", result is not None),
             ("result_extra", _dumps(result_extra) if result_extra else None),
             ("extra", _dumps(extra) if extra else None),
+            ("sheet", _dumps(rec["sheet"]) if "sheet" in rec else None),
             ("source_file", source_file),
             ("source_line", source_line),
             ("content_hash", parsed.content_hash),
@@ -274,6 +276,8 @@ def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]
             if h["result_extra"] is not None:
                 result.update(msgspec.json.decode(h["result_extra"]))
             rec["result"] = result
+        if h.get("sheet") is not None:
+            rec["sheet"] = msgspec.json.decode(h["sheet"])
         if h["extra"] is not None:
             rec.update(msgspec.json.decode(h["extra"]))
         yield rec

@@ -38,6 +38,8 @@ RULESETS: dict[str, RulesetShape] = {
         RulesetShape("vn-160", Game.MAHJONG, VN160, 4, 4, True),
         RulesetShape("american", Game.MAHJONG, AMERICAN, 4, 4, False),
         RulesetShape("chan", Game.CHAN, CHAN, 2, 5, False),
+        # Results-only hands from Hong Kong club score sheets: no events, a `sheet` field.
+        RulesetShape("hk-sheet", Game.MAHJONG, MAHJONG, 4, 4, False),
     )
 }
 

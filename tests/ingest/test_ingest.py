@@ -236,11 +236,11 @@ def test_globs_select_files(
 
 
 def test_missing_path_and_non_log_file_raise_no_input(tmp_path: Path) -> None:
-    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "notes.md").write_text("x")  # .txt would be read as a score sheet
     with pytest.raises(NoInput, match="no such file, folder or matching glob"):
         ingest([str(tmp_path / "missing.jsonl")], tmp_path / "data")
-    with pytest.raises(NoInput, match="not a log file"):
-        ingest([str(tmp_path / "notes.txt")], tmp_path / "data")
+    with pytest.raises(NoInput, match="not a log or sheet file"):
+        ingest([str(tmp_path / "notes.md")], tmp_path / "data")
     with pytest.raises(NoInput):
         ingest([str(tmp_path / "*.jsonl")], tmp_path / "data")
 
@@ -633,10 +633,10 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert missing.exit_code == 2
     assert "no such file, folder or matching glob" in one_line(missing.stderr)
 
-    (tmp_path / "notes.txt").write_text("x")
-    not_log = runner.invoke(app, ["ingest", str(tmp_path / "notes.txt"), "--data", str(data)])
+    (tmp_path / "notes.md").write_text("x")
+    not_log = runner.invoke(app, ["ingest", str(tmp_path / "notes.md"), "--data", str(data)])
     assert not_log.exit_code == 2
-    assert "not a log file" in one_line(not_log.stderr)
+    assert "not a log or sheet file" in one_line(not_log.stderr)
 
     assert counts(data) == expected_counts(small(2) + small(1, "g2"), quarantined=1)
 
