@@ -1,1 +1,1 @@
-"""Dashboards: Streamlit pages that read the tables (not built yet)."""
+"""Dashboards: Streamlit pages over the tables (`mjaudit dashboard`, `dashboards.app.launch`)."""

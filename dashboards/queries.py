@@ -61,6 +61,7 @@ class Filters:
     venue: str | None = None
     table: str | None = None
     players: tuple[str, ...] = ()
+    source_kind: str | None = None  # "log" (full logs) or "sheet" (club score sheets); None: both
 
     def where(self, alias: str = "h") -> tuple[str, list[object]]:
         """SQL conditions on the hands table and their bound parameters."""
@@ -82,6 +83,9 @@ class Filters:
         if self.table:
             conds.append(f'{alias}."table" = ?')
             params.append(self.table)
+        if self.source_kind:
+            conds.append(f"{alias}.source_kind = ?")
+            params.append(self.source_kind)
         return " AND ".join(conds), params
 
 
@@ -203,17 +207,16 @@ def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> di
         WHERE {where}
         """,
         params,
-    ).fetchone()
-    assert row is not None
+    ).fetchall()[0]
     players = con.execute(
         f"SELECT count(DISTINCT s.player) FROM seats s JOIN hands h USING (game_id, hand_no) WHERE {where}",
         params,
-    ).fetchone()
+    ).fetchall()[0]
     violations = con.execute(
         f"""SELECT count(*) FROM findings f JOIN hands h USING (game_id, hand_no)
         WHERE {where} AND f.class = 'PLAYER_VIOLATION'""",
         params,
-    ).fetchone()
+    ).fetchall()[0]
     sittings, hands, first, last, draws = row
     return {
         "sittings": sittings,
@@ -224,3 +227,55 @@ def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> di
         "last": last,
         "exhaustive_draw_rate": (draws / hands) if hands else None,
     }
+
+
+def _num(x: float) -> str:
+    """At most 4 decimal places, trailing zeros and a trailing point removed."""
+    text = f"{round(x, 4):.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def summary_tsv(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> str:
+    """The per-player summary clubs know from their score sheets, tab-separated.
+
+    Columns name, game_count, win_count, win_fraction, net_score, net_score_per_game;
+    players by net score per game (best first), then name; a final ``*`` row over
+    everyone: every game counted once, games with a winner, and the net of all deltas.
+    """
+    rows = player_stats(con, filters)
+    lines = ["name\tgame_count\twin_count\twin_fraction\tnet_score\tnet_score_per_game"]
+    ordered = sorted(
+        rows.iter_rows(named=True), key=lambda r: (-round(r["net_per_hand"], 9), r["player"])
+    )
+    for r in ordered:
+        lines.append(
+            "\t".join(
+                [
+                    r["player"],
+                    str(r["hands"]),
+                    str(r["wins"]),
+                    _num(r["win_rate"]),
+                    _num(r["net_points"]),
+                    _num(r["net_per_hand"]),
+                ]
+            )
+        )
+    where, params = filters.where()
+    total = con.execute(
+        f"""
+        SELECT count(*), count(*) FILTER (WHERE len(r.winners) > 0),
+               coalesce(sum((SELECT sum(s.delta) FROM scores s
+                             WHERE s.game_id = h.game_id AND s.hand_no = h.hand_no)), 0)
+        FROM hands h JOIN hand_results r USING (game_id, hand_no)
+        WHERE {where}
+        """,
+        params,
+    ).fetchall()[0]
+    games, wins, net = total
+    if games:
+        lines.append(
+            "\t".join(
+                ["*", str(games), str(wins), _num(wins / games), _num(net), _num(net / games)]
+            )
+        )
+    return "\n".join(lines) + "\n"

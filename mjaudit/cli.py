@@ -38,6 +38,12 @@ DEFAULT_DATA = Path("mjdata")
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
+class InputFormat(StrEnum):
+    auto = "auto"
+    mjlog = "mjlog"
+    hk_sheet = "hk-sheet"
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"mjaudit {__version__}")
@@ -63,12 +69,17 @@ def ingest(
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
+    fmt: Annotated[
+        InputFormat,
+        typer.Option("--format", help="auto (by name and content), mjlog, or hk-sheet."),
+    ] = InputFormat.auto,
 ) -> None:
-    """Validate log files and add their hands to the Parquet tables.
+    """Validate log files and club score sheets and add their hands to the Parquet tables.
 
-    Accepts .jsonl, .jsonl.gz, .jsonl.zst and .json (one record or an array). Bad
-    records are quarantined whole, with the file, line, field and what was expected; the
-    rest is kept. Re-ingesting a file adds nothing.
+    Logs: .jsonl, .jsonl.gz, .jsonl.zst and .json (one record or an array). Score sheets
+    (Hong Kong club sheet text, or its CSV form): .txt, .sheet, .csv, or any file with
+    --format hk-sheet. Bad records are quarantined whole, with the file, line, field and
+    what was expected; the rest is kept. Re-ingesting a file adds nothing.
 
     Exit status: 0 all ingested, 1 some records quarantined, 2 usage or I/O error.
     """
@@ -98,6 +109,7 @@ def ingest(
                 paths,
                 data,
                 wait=wait,
+                fmt=fmt.value,
                 on_files=on_files,
                 on_progress=lambda n: progress.advance(task, n),
             )
@@ -117,6 +129,8 @@ def ingest(
         table.add_row("quarantined before (not added again)", f"{summary.quarantine_seen_before}")
     if summary.broken_files:
         table.add_row("unreadable past a break", ", ".join(summary.broken_files))
+    if summary.skipped_files:
+        table.add_row("skipped (not a log or a score sheet)", ", ".join(summary.skipped_files))
     out.print(table)
     for message in summary.messages:
         err.print(f"[yellow]quarantined[/yellow] {message}", highlight=False, soft_wrap=True)
@@ -381,6 +395,13 @@ class StatsFormat(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
+    tsv = "tsv"
+
+
+class Source(StrEnum):
+    all = "all"
+    log = "log"
+    sheet = "sheet"
 
 
 class StatsBy(StrEnum):
@@ -406,8 +427,12 @@ def stats(
     ] = None,
     min_hands: Annotated[int, typer.Option(min=0, help="Leave out players with fewer hands.")] = 0,
     fmt: Annotated[
-        StatsFormat, typer.Option("--format", help="table, csv or json.")
+        StatsFormat,
+        typer.Option("--format", help="table, csv, json, or tsv (the score-sheet summary)."),
     ] = StatsFormat.table,
+    source: Annotated[
+        Source, typer.Option(help="Count full logs, club score sheets, or all.")
+    ] = Source.all,
 ) -> None:
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
@@ -415,7 +440,7 @@ def stats(
     win_rate = wins / hands, self_draw_rate = self-drawn wins / wins, deal_in_rate =
     hands whose winning tile they discarded / hands.
     """
-    from dashboards.queries import Filters, connect, player_stats
+    from dashboards.queries import Filters, connect, player_stats, summary_tsv
 
     try:
         con = connect(data)
@@ -426,7 +451,11 @@ def stats(
         ruleset=ruleset,
         since=since.date() if since else None,
         until=until.date() if until else None,
+        source_kind=None if source is Source.all else source.value,
     )
+    if fmt is StatsFormat.tsv:
+        sys.stdout.write(summary_tsv(con, filters))
+        return
     frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
     pending = con.execute(
         "SELECT count(*) FROM hands h ANTI JOIN hand_results r USING (game_id, hand_no)"
@@ -480,10 +509,22 @@ def stats(
     out.print(table)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def dashboard() -> None:
-    """NOT BUILT YET: the Streamlit dashboards."""
-    _not_built("dashboard", "the dashboards issue")
+@app.command()
+def dashboard(
+    data: DataOpt = DEFAULT_DATA,
+    port: Annotated[int, typer.Option(help="Port to serve on.")] = 8501,
+    host: Annotated[
+        str, typer.Option(help="Address to bind (127.0.0.1: this machine only).")
+    ] = "127.0.0.1",
+) -> None:
+    """Open the Streamlit dashboards over the data folder (read-only).
+
+    Club overview, players, fans, violations and a hand replayer. Streamlit runs headless,
+    binds to this machine only unless --host says otherwise, and sends no usage data.
+    """
+    from dashboards.app import launch
+
+    raise typer.Exit(launch(data, port, host))
 
 
 @app.command()

@@ -111,6 +111,7 @@ HANDS = pa.schema(
         pa.field("has_result", pa.bool_(), nullable=False),
         pa.field("result_extra", JSON),
         pa.field("extra", JSON),
+        pa.field("sheet", JSON),  # the score-sheet line of a results-only hand (hk-sheet)
         pa.field("source_file", pa.string(), nullable=False),
         pa.field("source_line", pa.int64(), nullable=False),
         pa.field("content_hash", pa.string(), nullable=False),
@@ -217,6 +218,7 @@ HAND_RESULTS = pa.schema(
         pa.field("discarder", pa.int8()),
         pa.field("fan", pa.int32()),
         pa.field("raw_fan", pa.int32()),
+        pa.field("is_limit", pa.bool_()),  # the win reached the fan cap (a limit hand)
         pa.field("liable", pa.int8()),
         pa.field("matches_recorded", pa.bool_()),
         pa.field("n_findings", pa.int32(), nullable=False),

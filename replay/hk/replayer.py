@@ -64,6 +64,7 @@ def replay_hk(
         ended_by=hand.ended_by,
         extras={
             "instances": score.instances if score is not None else (),
+            "is_limit": score.is_limit if score is not None else None,
             "round_start_dealer": _round_start(record, previous),
         },
     )

@@ -1,0 +1,516 @@
+"""Dashboard benchmark: the queries behind each page, timed on a large archive.
+
+    python bench/dashboard.py [--hands 1000000] [--workdir bench/out] [--rebuild]
+
+Ingesting a million hands from JSON would take long, so the archive is written straight
+into the table schemas (``schemas/tables.py``) through ``DataDir.commit_parts``: the
+ingest tables repeat the events, walls and deals of a few real synthetic hands
+(``bench/synthlog.py``) under fresh keys, and the replay tables get plausible outcomes
+(wins, self-draws, deal-ins, fans, patterns, violations) drawn from seeded random numbers.
+The outcomes do not follow from the events; only sizes and distributions matter here.
+
+The archive is kept in ``WORKDIR/dashboard-HANDS`` and reused unless ``--rebuild``. Then
+the script opens the archive as the dashboard does (first load, timed on its own) and
+times the queries of each page with fresh filters (nothing cached), printing seconds per
+query and per page. A page should need under 2 s after the first load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+import msgspec
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.synthlog import hand as synth_hand  # noqa: E402
+from dashboards.table_view import table_view  # noqa: E402
+from ingest.store import DataDir, Part  # noqa: E402
+from schemas.records import parse_record  # noqa: E402
+from schemas.rows import RowBuffers  # noqa: E402
+from schemas.tables import ALL_TABLES  # noqa: E402
+
+HANDS_PER_GAME = 16
+N_PLAYERS = 2000
+N_TEMPLATES = 64
+CHUNK_HANDS = 100_000
+VENUES = ("Lotus Club", "Jade Hall", "Harbour Room")
+# (ruleset, patterns with their fan, pattern weights, cap, min fan)
+RULESETS = {
+    "hk-mahjongo": (
+        [
+            ("self_draw", 1),
+            ("all_chows", 1),
+            ("concealed_hand", 1),
+            ("dragon_pung", 1),
+            ("seat_wind_pung", 1),
+            ("prevailing_wind_pung", 1),
+            ("half_flush", 3),
+            ("all_pungs", 3),
+            ("little_three_dragons", 3),
+            ("full_flush", 7),
+            ("all_honours", 10),
+            ("thirteen_orphans", 10),
+        ],
+        [14, 12, 12, 14, 10, 8, 12, 8, 4, 3, 0.6, 0.4],
+        10,
+        3,
+    ),
+    "hk-classic": (
+        [
+            ("self_draw", 1),
+            ("no_flowers", 1),
+            ("seat_flower", 1),
+            ("all_chows", 1),
+            ("dragon_pung", 1),
+            ("half_flush", 3),
+            ("all_pungs", 3),
+            ("full_flush", 6),
+            ("big_three_dragons", 6),
+            ("thirteen_orphans", 8),
+            ("chicken_hand", 0),
+        ],
+        [14, 10, 12, 12, 14, 10, 8, 3, 1, 0.5, 6],
+        8,
+        0,
+    ),
+}
+VIOLATIONS = (
+    "FALSE_WIN",
+    "DISCARD_OUT_OF_TURN",
+    "SHORT_HAND",
+    "LONG_HAND",
+    "FLOWER_NOT_DECLARED",
+    "CHOW_NOT_FROM_LEFT",
+    "CLAIM_PRIORITY_VIOLATION",
+    "DRAW_OUT_OF_TURN",
+)
+
+
+def _templates(seed: int) -> tuple[pa.Table, pa.Table, np.ndarray]:
+    """Hands and events of ``N_TEMPLATES`` real synthetic hands, and each one's event count."""
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 1, 19, 0, tzinfo=timezone(timedelta(hours=7)))
+    buf = RowBuffers()
+    for t in range(N_TEMPLATES):
+        rec = synth_hand(rng, f"tpl-{t}", 1, ["a", "b", "c", "d"], start)
+        buf.add(parse_record(msgspec.json.encode(rec)), "bench", t + 1)
+    tables = buf.to_tables()
+    counts = np.asarray(tables["hands"]["n_events"].to_numpy(), dtype=np.int64)
+    return tables["hands"], tables["events"], counts
+
+
+def _chunk(
+    rng: np.random.Generator,
+    first: int,
+    n: int,
+    templates: tuple[pa.Table, pa.Table, np.ndarray],
+) -> dict[str, pa.Table]:
+    """Rows of every table for hands ``first .. first + n - 1`` (whole games)."""
+    tpl_hands, tpl_events, tpl_counts = templates
+    idx = np.arange(first, first + n)
+    game = idx // HANDS_PER_GAME
+    hand_no = (idx % HANDS_PER_GAME + 1).astype(np.int64)
+    games = np.unique(game)
+    game_ids = pa.array([f"bench-{g:07d}" for g in games])
+    gpos = game - games[0]
+    game_id = pc.take(game_ids, pa.array(gpos))
+    # per game: ruleset, venue, table, day, four distinct players
+    n_games = len(games)
+    g_rule = np.where(rng.random(n_games) < 0.7, 0, 1)
+    g_venue = rng.integers(0, len(VENUES), n_games)
+    g_table = rng.integers(1, 9, n_games)
+    g_seat0 = rng.integers(0, N_PLAYERS, n_games)
+    g_step = rng.integers(1, N_PLAYERS // 4, n_games)
+    rule_names = list(RULESETS)
+    ruleset = np.array(rule_names, dtype=object)[g_rule][gpos]
+    day = games // 32  # 32 sittings a day across the club's rooms: 1M hands = 5.3 years
+    base = np.datetime64("2019-01-01T12:00:00", "us")  # 19:00 at +07:00
+    started = (
+        base
+        + (day[gpos] * 86_400_000_000).astype("timedelta64[us]")
+        + (hand_no * 12 * 60_000_000).astype("timedelta64[us]")
+    )
+    tpl = rng.integers(0, N_TEMPLATES, n)
+    seat = np.tile(np.arange(4, dtype=np.int64), n)
+    hand_of_seat = np.repeat(np.arange(n), 4)
+    player_no = (g_seat0[gpos][hand_of_seat] + seat * g_step[gpos][hand_of_seat]) % N_PLAYERS
+    players = pa.array([f"player{p:04d}" for p in range(N_PLAYERS)])
+    player = pc.take(players, pa.array(player_no))
+    seat_game_id = pc.take(game_id, pa.array(hand_of_seat))
+    seat_hand_no = hand_no[hand_of_seat]
+
+    hands = pc.take(tpl_hands, pa.array(tpl))
+    hands = hands.set_column(0, "game_id", game_id)
+    hands = hands.set_column(1, "hand_no", pa.array(hand_no))
+    hands = hands.set_column(hands.schema.get_field_index("ruleset"), "ruleset", pa.array(ruleset))
+    hands = hands.set_column(
+        hands.schema.get_field_index("started_at"),
+        "started_at",
+        pa.array(started, pa.timestamp("us", tz="UTC")),
+    )
+    hands = hands.set_column(
+        hands.schema.get_field_index("venue"),
+        "venue",
+        pa.array(np.array(VENUES, dtype=object)[g_venue][gpos]),
+    )
+    hands = hands.set_column(
+        hands.schema.get_field_index("table"),
+        "table",
+        pa.array([f"T{t}" for t in g_table[gpos]]),
+    )
+    hands = hands.set_column(
+        hands.schema.get_field_index("content_hash"),
+        "content_hash",
+        pa.array([f"{i:016x}" for i in idx]),
+    )
+
+    # events: the template's rows under this hand's key
+    offsets = np.concatenate([[0], np.cumsum(tpl_counts)])
+    counts = tpl_counts[tpl]
+    ev_hand = np.repeat(np.arange(n), counts)
+    ev_start = np.repeat(offsets[tpl] - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    ev_rows = np.arange(counts.sum()) + ev_start
+    events = pc.take(tpl_events, pa.array(ev_rows))
+    events = events.set_column(0, "game_id", pc.take(game_id, pa.array(ev_hand)))
+    events = events.set_column(1, "hand_no", pa.array(hand_no[ev_hand]))
+
+    seats = pa.table(
+        {
+            "game_id": seat_game_id,
+            "hand_no": seat_hand_no,
+            "seat": seat,
+            "player": player,
+            "seat_wind": pa.array(np.array(["E", "S", "W", "N"], dtype=object)[seat]),
+        }
+    )
+
+    # outcomes
+    roll = rng.random(n)
+    ended = np.select(
+        [roll < 0.80, roll < 0.98, roll < 0.99], ["win", "exhaustive_draw", "false_win"], "abandon"
+    )
+    win = ended == "win"
+    winner = rng.integers(0, 4, n)
+    self_drawn = win & (rng.random(n) < 0.35)
+    discarder = np.where(win & ~self_drawn, (winner + rng.integers(1, 4, n)) % 4, -1)
+    n_pat = rng.integers(1, 4, n)
+    fan = np.zeros(n, dtype=np.int64)
+    raw_fan = np.zeros(n, dtype=np.int64)
+    pat_rows: list[tuple[np.ndarray, list[str], np.ndarray]] = []
+    for r, name in enumerate(rule_names):
+        pats, weights, cap, min_fan = RULESETS[name]
+        mask = win & (g_rule[gpos] == r)
+        w = np.asarray(weights, dtype=float) / sum(weights)
+        picks = rng.choice(len(pats), size=(n, 3), p=w)
+        values = np.array([v for _, v in pats])[picks]
+        used = np.arange(3)[None, :] < n_pat[:, None]
+        raw = np.maximum((values * used).sum(axis=1), min_fan)
+        raw_fan = np.where(mask, raw, raw_fan)
+        fan = np.where(mask, np.minimum(raw, cap), fan)
+        for k in range(3):
+            sel = mask & used[:, k]
+            # a pattern picked twice in one hand counts once
+            if k:
+                for j in range(k):
+                    sel &= picks[:, k] != picks[:, j]
+            pat_rows.append((np.flatnonzero(sel), [p for p, _ in pats], picks[sel, k]))
+    points = 2.0 ** np.minimum(fan, 6)
+    is_winner = win[hand_of_seat] & (seat == winner[hand_of_seat])
+    is_disc = seat == discarder[hand_of_seat]
+    delta = np.zeros(4 * n)
+    p_seat = points[hand_of_seat]
+    sd = self_drawn[hand_of_seat]
+    won = win[hand_of_seat]
+    delta = np.where(won & is_winner, np.where(sd, 6 * p_seat, 4 * p_seat), delta)
+    delta = np.where(won & ~is_winner, np.where(sd | is_disc, -2 * p_seat, -p_seat), delta)
+    false_win = (ended == "false_win")[hand_of_seat]
+    delta = np.where(false_win, np.where(seat == winner[hand_of_seat], -192.0, 64.0), delta)
+    liable = np.where(win & (rng.random(n) < 0.01), discarder, -1)
+    scores = pa.table(
+        {
+            "game_id": seat_game_id,
+            "hand_no": seat_hand_no,
+            "seat": seat,
+            "player": player,
+            "delta": delta,
+            "is_winner": is_winner,
+            "is_discarder": is_disc & won,
+            "is_liable": (seat == liable[hand_of_seat]) & (liable[hand_of_seat] >= 0),
+        }
+    )
+    recorded = pa.table(
+        {
+            "game_id": seat_game_id,
+            "hand_no": seat_hand_no,
+            "seat": seat,
+            "player": player,
+            "delta": delta,
+            "is_winner": is_winner,
+            "fan": pa.array(np.where(win, fan, 0)[hand_of_seat]),
+            "patterns": pa.nulls(4 * n, pa.list_(pa.string())),
+        }
+    )
+
+    # findings: violations on some hands, a score mismatch on a few
+    viol = rng.random(n) < 0.03
+    mism = rng.random(n) < 0.005
+    f_hand = np.concatenate([np.flatnonzero(viol), np.flatnonzero(mism)])
+    f_viol = np.concatenate([np.ones(viol.sum(), bool), np.zeros(mism.sum(), bool)])
+    f_seat = np.where(f_viol, rng.integers(0, 4, len(f_hand)), -1)
+    f_code = np.where(
+        f_viol,
+        np.array(VIOLATIONS, dtype=object)[rng.integers(0, len(VIOLATIONS), len(f_hand))],
+        "RECORDED_RESULT_MISMATCH",
+    )
+    n_events = counts[f_hand]
+    f_event = (rng.random(len(f_hand)) * n_events).astype(np.int64)
+    order = np.argsort(f_hand, kind="stable")
+    f_hand, f_viol, f_seat, f_code, f_event = (
+        a[order] for a in (f_hand, f_viol, f_seat, f_code, f_event)
+    )
+    f_player = pc.take(player, pa.array(np.where(f_seat >= 0, f_hand * 4 + f_seat, 0)))
+    f_player = pc.if_else(pa.array(f_seat >= 0), f_player, pa.nulls(len(f_hand), pa.string()))
+    findings = pa.table(
+        {
+            "game_id": pc.take(game_id, pa.array(f_hand)),
+            "hand_no": pa.array(hand_no[f_hand]),
+            "ruleset": pa.array(ruleset[f_hand]),
+            "seq": pa.array(np.zeros(len(f_hand), dtype=np.int32)),
+            "event_index": pa.array(f_event),
+            "seat": pa.array(f_seat, mask=f_seat < 0),
+            "player": f_player,
+            "code": pa.array(f_code),
+            "reason": pa.nulls(len(f_hand), pa.string()),
+            "class": pa.array(np.where(f_viol, "PLAYER_VIOLATION", "SCORE_MISMATCH")),
+            "message": pa.array(
+                np.where(f_viol, "a synthetic violation", "a synthetic score mismatch")
+            ),
+        }
+    )
+    n_find = np.bincount(f_hand, minlength=n).astype(np.int32)
+    winners = pa.ListArray.from_arrays(
+        pa.array(np.concatenate([[0], np.cumsum(win.astype(np.int32))]).astype(np.int32)),
+        pa.array(winner[win].astype(np.int8)),
+    )
+    hand_results = pa.table(
+        {
+            "game_id": game_id,
+            "hand_no": pa.array(hand_no),
+            "ruleset": pa.array(ruleset),
+            "content_hash": hands["content_hash"],
+            "ended_by": pa.array(ended),
+            "winners": winners,
+            "self_drawn": pa.array(self_drawn),
+            "discarder": pa.array(discarder, mask=discarder < 0),
+            "fan": pa.array(fan, mask=~win),
+            "raw_fan": pa.array(raw_fan, mask=~win),
+            "liable": pa.array(liable, mask=liable < 0),
+            "matches_recorded": pa.array(~mism),
+            "n_findings": pa.array(n_find),
+            "n_serious": pa.array(n_find),
+        }
+    )
+    fan_parts = []
+    for rows, names, picks in pat_rows:
+        if not len(rows):
+            continue
+        values = np.array([RULESETS[ruleset[rows[0]]][0][p][1] for p in picks])
+        fan_parts.append(
+            pa.table(
+                {
+                    "game_id": pc.take(game_id, pa.array(rows)),
+                    "hand_no": pa.array(hand_no[rows]),
+                    "ruleset": pa.array(ruleset[rows]),
+                    "seat": pa.array(winner[rows]),
+                    "player": pc.take(player, pa.array(rows * 4 + winner[rows])),
+                    "pattern": pa.array(np.array(names, dtype=object)[picks]),
+                    "fan": pa.array(values),
+                }
+            )
+        )
+    fans = pa.concat_tables(fan_parts) if fan_parts else ALL_TABLES["fans"].empty_table()
+    hands = hands.set_column(
+        hands.schema.get_field_index("has_result"), "has_result", pa.array(np.ones(n, bool))
+    )
+    return {
+        "hands": hands,
+        "seats": seats,
+        "events": events,
+        "recorded_results": recorded,
+        "quarantine": ALL_TABLES["quarantine"].empty_table(),
+        "findings": findings,
+        "scores": scores,
+        "hand_results": hand_results,
+        "fans": fans,
+    }
+
+
+def write_archive(root: Path, hands: int, seed: int = 7) -> float:
+    """Write an archive of ``hands`` hands (whole games) into ``root``; return seconds."""
+    start = time.perf_counter()
+    shutil.rmtree(root, ignore_errors=True)
+    templates = _templates(seed)
+    rng = np.random.default_rng(seed)
+    chunk = CHUNK_HANDS - CHUNK_HANDS % HANDS_PER_GAME
+    data = DataDir(root)
+
+    def parts() -> Iterator[Part]:
+        for k, first in enumerate(range(0, hands, chunk)):
+            tables = _chunk(rng, first, min(chunk, hands - first), templates)
+            for name, table in tables.items():
+                if table.num_rows or k == 0:
+                    yield Part(name, table, stem=f"part{k:03d}")
+            print(f"  wrote hands {first:,}..{min(first + chunk, hands) - 1:,}", flush=True)
+
+    with data.writing():
+        data.commit_parts(parts())
+    return time.perf_counter() - start
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def measure(root: Path) -> list[tuple[str, str, float]]:
+    """(page, query, seconds) for the queries behind each page, nothing cached."""
+    from dashboards import data as dd
+    from dashboards.queries import Filters
+
+    timings: list[tuple[str, str, float]] = []
+    t0 = time.perf_counter()
+    archive = dd.open_archive(root)
+    timings.append(("(first load)", "open archive", time.perf_counter() - t0))
+    con = archive.con
+    opts: dict[str, object] = {}
+    timings.append(
+        ("(first load)", "filter options", _timed(lambda: opts.update(dd.filter_options(con))))
+    )
+    players = opts["players"]
+    assert isinstance(players, list) and players
+    player = players[len(players) // 2]
+    last = opts["last_day"]
+    assert isinstance(last, date)
+    # Each page is timed twice: the whole archive, and a narrower filter (one ruleset, the
+    # last year, one venue), both never seen before by the connection.
+    scopes = {
+        "all": Filters(),
+        "filtered": Filters(
+            ruleset="hk-mahjongo", since=last - timedelta(days=365), until=last, venue=VENUES[0]
+        ),
+    }
+    (game,) = con.execute(  # a sitting in the middle whose template hands replay cleanly
+        "SELECT game_id FROM hand_facts WHERE ruleset = 'hk-mahjongo' AND hand_no = 7 "
+        "ORDER BY game_id LIMIT 1 OFFSET (SELECT count(*) // 40 FROM hand_facts)"
+    ).fetchall()[0]
+    record = dd.load_record(con, game, 7)
+    assert record is not None
+    for scope, f in scopes.items():
+        pages: dict[str, list[tuple[str, Callable[[], object]]]] = {
+            "overview": [
+                ("headline", lambda f=f: dd.overview(con, f)),
+                ("activity", lambda f=f: dd.activity(con, f)),
+                ("leaderboard", lambda f=f: dd.leaderboard(con, f, min_hands=50)),
+            ],
+            "players": [
+                ("player_stats", lambda f=f: dd.player_table(con, f)),
+                ("player hands", lambda f=f: dd.player_hands(con, f, player)),
+                ("head to head", lambda f=f: dd.head_to_head(con, f, player)),
+            ],
+            "fans": [
+                ("fan histogram", lambda f=f: dd.fan_histogram(con, f)),
+                ("pattern frequency", lambda f=f: dd.pattern_frequency(con, f)),
+                ("payment by fan", lambda f=f: dd.payment_by_fan(con, f)),
+                ("limit hands", lambda f=f: dd.limit_hands(con, f)),
+            ],
+            "violations": [
+                ("finding options", lambda: dd.finding_options(con)),
+                ("findings", lambda f=f: dd.findings(con, f, classes=("PLAYER_VIOLATION",))),
+                ("counts", lambda f=f: dd.finding_counts(con, f, classes=("PLAYER_VIOLATION",))),
+            ],
+            "replayer": [
+                ("sittings", lambda f=f: dd.sittings(con, f)),
+                ("hands of a sitting", lambda: dd.hands_of(con, game)),
+                ("load one hand", lambda: dd.load_record(con, game, 7)),
+                ("its findings", lambda: dd.hand_findings(con, game, 7)),
+                ("its result", lambda: dd.computed_result(con, game, 7)),
+                ("draw the table", lambda: table_view(record, len(record["events"]) // 2)),
+            ],
+        }
+        for page, queries in pages.items():
+            for name, fn in queries:
+                timings.append((f"{page} [{scope}]", name, _timed(fn)))
+    return timings
+
+
+def measure_pages(root: Path) -> list[tuple[str, float]]:
+    """Seconds per page as Streamlit runs it (AppTest, no browser): the first load, then
+    every page with filters it has not seen (so no query result is cached)."""
+    import os
+
+    from streamlit.testing.v1 import AppTest
+
+    from dashboards.app import DATA_ENV, SCRIPT
+
+    os.environ[DATA_ENV] = str(root)
+    at = AppTest.from_file(SCRIPT, default_timeout=300)
+    timings = [("(first load) overview", _timed(at.run))]
+    pages = ["overview", "players", "player", "fans", "violations", "replayer"]
+    for scope, venue in (("all", "All"), ("one venue", VENUES[1])):
+        if venue != "All":
+            at.selectbox(key="f_venue").set_value(venue)
+        for page in pages:
+            at.switch_page(f"views/{page}.py")
+            if page == "overview" and scope == "all":
+                at.selectbox(key="f_ruleset").set_value("hk-classic")  # not seen yet
+            timings.append((f"{page} [{scope}]", _timed(at.run)))
+            if at.exception:
+                raise RuntimeError(f"{page}: {at.exception[0].value}")
+    return timings
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--hands", type=int, default=1_000_000)
+    ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
+    ap.add_argument("--rebuild", action="store_true", help="write the archive again")
+    args = ap.parse_args()
+    root = args.workdir / f"dashboard-{args.hands}"
+    if args.rebuild or not (root / "_manifest.json").exists():
+        print(f"writing an archive of {args.hands:,} hands into {root}")
+        secs = write_archive(root, args.hands)
+        size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
+        print(f"written in {secs:.1f} s ({size / 1e6:,.0f} MB of Parquet)")
+    t0 = time.perf_counter()
+    timings = measure(root)
+    print(f"\n{'page':<24} {'query':<20} {'seconds':>8}")
+    totals: dict[str, float] = {}
+    for page, name, secs in timings:
+        print(f"{page:<24} {name:<20} {secs:>8.3f}")
+        totals[page] = totals.get(page, 0.0) + secs
+    print(f"\n{'page':<24} {'total s':>8}")
+    for page, secs in totals.items():
+        flag = "" if page.startswith("(") or secs < 2 else "  OVER 2 s"
+        print(f"{page:<24} {secs:>8.3f}{flag}")
+    print(f"(queries measured in {time.perf_counter() - t0:.1f} s)")
+    print(f"\n{'page as Streamlit runs it (AppTest)':<40} {'seconds':>8}")
+    for page, secs in measure_pages(root):
+        flag = "" if page.startswith("(") or secs < 2 else "  OVER 2 s"
+        print(f"{page:<40} {secs:>8.3f}{flag}")
+
+
+if __name__ == "__main__":
+    main()

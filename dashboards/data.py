@@ -1,0 +1,694 @@
+"""The dashboard's read-only queries, built on :mod:`dashboards.queries`.
+
+Nothing here imports Streamlit, so the benchmark (``bench/dashboard.py``) and the tests
+call the same functions the pages do. Every value from the user reaches SQL as a bound
+parameter; only fixed names are placed in SQL text.
+
+:func:`open_archive` reads a data folder at one manifest version into an in-memory DuckDB,
+once per version: the statistics tables are copied into memory joined with the hand
+columns the filters need (``hand_facts``, ``seat_facts``, ``finding_facts``,
+``fan_facts``), so a page's queries scan memory with few joins instead of decompressing
+Parquet again. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
+``findings`` keep their names and columns (tables or views over the facts) for
+:mod:`dashboards.queries`. ``events`` and the full ``hands`` rows stay on disk as Parquet
+views under schema ``raw``, read one hand at a time by the replayer. Nothing is written to
+the data folder (DuckDB spills to a temporary folder elsewhere).
+
+How the sidebar's player filter applies (the other filters select hands):
+
+* hand figures (sittings, hands, wins, draws): hands at which a selected player sat;
+* player figures (statistics, leaderboard, findings by player) and win figures (fans,
+  patterns, payments by fan, limit hands): only the selected players' own rows;
+* findings with no seat (a score mismatch) count when a selected player sat at the hand.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from dashboards.queries import LOCAL_TIME, Filters, player_stats
+from ingest.store import DataDir
+from schemas.rows import records_from_tables
+from schemas.tables import ALL_TABLES, INGEST_TABLES
+
+# Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
+HAND_COLUMNS = (
+    "game_id",
+    "hand_no",
+    "ruleset",
+    "source_kind",
+    "started_at",
+    "utc_offset_minutes",
+    "venue",
+    "table",
+    "n_players",
+    "dealer",
+    "prevailing_wind",
+    "n_events",
+    "has_result",
+)
+SERIOUS_CLASSES = ("PLAYER_VIOLATION", "CORRUPT_LOG", "SCORE_MISMATCH")
+
+
+class NoData(Exception):
+    """The folder has no committed tables; the message says how to get some."""
+
+
+def how_to_get_data(root: Path) -> str:
+    return (
+        f"No data in `{root}` yet. Ingest logs and replay them:\n\n"
+        f"    mjaudit ingest LOGS... --data {root}\n"
+        f"    mjaudit replay --data {root}\n\n"
+        "or run `mjaudit demo` and open its folder (`mjaudit dashboard --data demo-data`)."
+    )
+
+
+def data_version(root: Path) -> int | None:
+    """The manifest version (the cache key of everything read), None if no data folder."""
+    data = DataDir(root)
+    if not data.exists():
+        return None
+    return int(data.manifest()["version"])
+
+
+@dataclass
+class Archive:
+    """A data folder opened at one manifest version."""
+
+    root: Path
+    version: int
+    con: duckdb.DuckDBPyConnection
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        """A cursor per query: DuckDB connections are not shared between threads, and
+        Streamlit runs each browser session in its own thread."""
+        return self.con.cursor()
+
+
+def _quote(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def open_archive(root: Path | str) -> Archive:
+    """Read ``root`` at its current manifest version into an in-memory DuckDB."""
+    root = Path(root).absolute()
+    data = DataDir(root)
+    if not data.exists():
+        raise NoData(how_to_get_data(root))
+    manifest = data.manifest()
+    spill = tempfile.mkdtemp(prefix="mjaudit-duckdb-")
+    con = duckdb.connect(":memory:", config={"temp_directory": spill})
+    con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
+    con.execute("CREATE SCHEMA raw")
+    for name, schema in ALL_TABLES.items():
+        files = [(root / rel).resolve() for rel in manifest["tables"].get(name, [])]
+        if files:
+            listing = ", ".join(_quote(f) for f in files)
+            con.execute(
+                f'CREATE VIEW raw."{name}" AS SELECT * FROM read_parquet([{listing}], union_by_name=true)'
+            )
+        else:  # a folder written before this table existed: an empty table of its schema
+            con.register("_empty", schema.empty_table())
+            con.execute(f'CREATE TABLE raw."{name}" AS SELECT * FROM _empty')
+            con.unregister("_empty")
+    _load_facts(con)
+    return Archive(root, int(manifest["version"]), con)
+
+
+def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
+    """The in-memory tables (see the module docstring)."""
+    cols = ", ".join(f'"{c}"' for c in HAND_COLUMNS)
+    hand_cols = (
+        'h.ruleset, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, h."table", h.day'
+    )
+    con.execute(f"CREATE TABLE hands AS SELECT {cols} FROM raw.hands")
+    con.execute("CREATE TABLE hand_results AS SELECT * FROM raw.hand_results")
+    con.execute(
+        f"""CREATE TABLE hand_facts AS
+        SELECT h.*, CAST({LOCAL_TIME} AS DATE) AS day, r.game_id IS NOT NULL AS replayed,
+               r.ended_by, r.fan, r.raw_fan, r.is_limit, r.self_drawn, r.discarder, r.winners,
+               r.n_findings, r.n_serious
+        FROM hands h LEFT JOIN hand_results r USING (game_id, hand_no)"""
+    )
+    con.execute(
+        f"""CREATE TABLE seat_facts AS
+        SELECT s.game_id, s.hand_no, s.seat, s.player, s.seat_wind, {hand_cols},
+               h.replayed, h.ended_by, h.fan, h.raw_fan, h.is_limit, h.self_drawn,
+               sc.game_id IS NOT NULL AS scored, sc.delta,
+               coalesce(sc.is_winner, FALSE) AS is_winner,
+               coalesce(sc.is_discarder, FALSE) AS is_discarder,
+               coalesce(sc.is_liable, FALSE) AS is_liable
+        FROM raw.seats s
+        JOIN hand_facts h USING (game_id, hand_no)
+        LEFT JOIN raw.scores sc USING (game_id, hand_no, seat)"""
+    )
+    con.execute(
+        "CREATE VIEW seats AS SELECT game_id, hand_no, seat, player, seat_wind FROM seat_facts"
+    )
+    con.execute(
+        """CREATE VIEW scores AS SELECT game_id, hand_no, seat, player, delta, is_winner,
+        is_discarder, is_liable FROM seat_facts WHERE scored"""
+    )
+    for name, facts in (("findings", "finding_facts"), ("fans", "fan_facts")):
+        names = ALL_TABLES[name].names  # both have their own ruleset column
+        own = ", ".join(f'x."{c}"' for c in names)
+        con.execute(
+            f"""CREATE TABLE {facts} AS SELECT {own}, {hand_cols.replace("h.ruleset, ", "")}
+            FROM raw."{name}" x JOIN hand_facts h USING (game_id, hand_no)"""
+        )
+        plain = ", ".join(f'"{c}"' for c in names)
+        con.execute(f'CREATE VIEW "{name}" AS SELECT {plain} FROM {facts}')
+
+
+def _local_at(alias: str) -> str:
+    """The table's local time as a plain timestamp (shown as the club saw it)."""
+    return f"CAST({LOCAL_TIME.replace('h.', f'{alias}.')} AS TIMESTAMP)"
+
+
+def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[object]) -> pl.DataFrame:
+    frame = pl.from_arrow(con.sql(sql, params=params).to_arrow_table())
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def _row(con: duckdb.DuckDBPyConnection, sql: str, params: list[object]) -> tuple[Any, ...]:
+    rows = con.execute(sql, params).fetchall()  # fetchall: leaves no unfinished result
+    return tuple(rows[0]) if rows else ()
+
+
+def _marks(values: tuple[str, ...] | list[str]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+def hand_where(f: Filters, alias: str = "h") -> tuple[str, list[object]]:
+    """Conditions on ``hands`` (alias): the filters, and a selected player sat there."""
+    sql, params = f.where(alias)
+    if f.players:
+        sql += (
+            f" AND EXISTS (SELECT 1 FROM seat_facts fs WHERE fs.game_id = {alias}.game_id"
+            f" AND fs.hand_no = {alias}.hand_no AND fs.player IN ({_marks(f.players)}))"
+        )
+        params = [*params, *f.players]
+    return sql, params
+
+
+def _own(f: Filters, column: str) -> tuple[str, list[object]]:
+    """``column`` (a player) is one of the selected players, or TRUE when none are."""
+    if not f.players:
+        return "TRUE", []
+    return f"{column} IN ({_marks(f.players)})", list(f.players)
+
+
+# -- archive-wide ------------------------------------------------------------------------
+
+
+def status(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Hands ingested and replayed: the empty state and the 'run replay' note."""
+    hands, replayed = _row(
+        con, "SELECT count(*), count(*) FILTER (WHERE replayed) FROM hand_facts", []
+    )
+    return {"hands": int(hands), "replayed": int(replayed)}
+
+
+def filter_options(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The values the sidebar offers: rulesets, venues, tables, players, first/last day."""
+
+    def values(sql: str) -> list[Any]:
+        return [r[0] for r in con.execute(sql).fetchall()]
+
+    first, last = _row(con, "SELECT min(day), max(day) FROM hand_facts", [])
+    return {
+        "rulesets": values("SELECT DISTINCT ruleset FROM hand_facts ORDER BY 1"),
+        "venues": values(
+            "SELECT DISTINCT venue FROM hand_facts WHERE venue IS NOT NULL ORDER BY 1"
+        ),
+        "tables": values(
+            'SELECT DISTINCT "table" FROM hand_facts WHERE "table" IS NOT NULL ORDER BY 1'
+        ),
+        "players": values("SELECT DISTINCT player FROM seat_facts ORDER BY 1"),
+        "sources": values("SELECT DISTINCT source_kind FROM hand_facts ORDER BY 1"),
+        "first_day": first,
+        "last_day": last,
+    }
+
+
+# -- club overview -----------------------------------------------------------------------
+
+
+def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
+    """Headline figures. Rates are over replayed hands; ``violations`` counts
+    PLAYER_VIOLATION findings (of the selected players, if any)."""
+    where, params = hand_where(f)
+    sittings, hands, replayed, wins, draws, first, last = _row(
+        con,
+        f"""
+        SELECT count(DISTINCT h.game_id), count(*), count(*) FILTER (WHERE h.replayed),
+               count(*) FILTER (WHERE h.ended_by = 'win'),
+               count(*) FILTER (WHERE h.ended_by = 'exhaustive_draw'),
+               min(h.day), max(h.day)
+        FROM hand_facts h WHERE {where}
+        """,
+        params,
+    )
+    if f == Filters():
+        (players,) = _row(con, "SELECT count(DISTINCT player) FROM seat_facts", [])
+    else:
+        pwhere, pparams = hand_where(f, "s")
+        (players,) = _row(
+            con, f"SELECT count(DISTINCT s.player) FROM seat_facts s WHERE {pwhere}", pparams
+        )
+    fwhere, fparams = _findings_where(f, (), ("PLAYER_VIOLATION",))
+    (violations,) = _row(con, f"SELECT count(*) FROM finding_facts fi WHERE {fwhere}", fparams)
+    return {
+        "sittings": sittings,
+        "hands": hands,
+        "replayed": replayed,
+        "wins": wins,
+        "draws": draws,
+        "players": players,
+        "violations": violations,
+        "first_day": first,
+        "last_day": last,
+        "exhaustive_draw_rate": draws / replayed if replayed else None,
+    }
+
+
+def grain_for(first: date | None, last: date | None) -> str:
+    """Days for a few months, weeks up to three years, months beyond."""
+    if first is None or last is None:
+        return "day"
+    span = (last - first).days
+    return "day" if span <= 120 else "week" if span <= 3 * 366 else "month"
+
+
+def activity(
+    con: duckdb.DuckDBPyConnection, f: Filters, grain: str | None = None
+) -> tuple[str, pl.DataFrame]:
+    """Hands, wins and exhaustive draws per day, week or month (``grain``, else by the
+    span of the filtered hands), and the grain used."""
+    where, params = hand_where(f)
+    if grain is None:
+        first, last = _row(
+            con, f"SELECT min(h.day), max(h.day) FROM hand_facts h WHERE {where}", params
+        )
+        grain = grain_for(first, last)
+    if grain not in ("day", "week", "month"):
+        raise ValueError(f"grain must be day, week or month, not {grain!r}")
+    frame = _frame(
+        con,
+        f"""
+        SELECT CAST(date_trunc('{grain}', h.day) AS DATE) AS period,
+               count(*) AS hands,
+               count(*) FILTER (WHERE h.ended_by = 'win') AS wins,
+               count(*) FILTER (WHERE h.ended_by = 'exhaustive_draw') AS draws
+        FROM hand_facts h
+        WHERE {where}
+        GROUP BY ALL ORDER BY period
+        """,
+        params,
+    )
+    return grain, frame
+
+
+def _scored(f: Filters, alias: str = "s") -> tuple[str, list[object]]:
+    """Replayed seat rows that pass the filters, of the selected players only."""
+    where, params = f.where(alias)
+    own, own_params = _own(f, f"{alias}.player")
+    return f"{alias}.scored AND {where} AND {own}", [*params, *own_params]
+
+
+def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) -> pl.DataFrame:
+    """Players by net points, those with at least ``min_hands`` replayed hands (the
+    definitions of :func:`dashboards.queries.player_stats`)."""
+    where, params = _scored(f)
+    return _frame(
+        con,
+        f"""
+        SELECT s.player, count(*) AS hands, count(*) FILTER (WHERE s.is_winner) AS wins,
+               count(*) FILTER (WHERE s.is_winner) / count(*) AS win_rate,
+               count(*) FILTER (WHERE s.is_discarder) / count(*) AS deal_in_rate,
+               coalesce(sum(s.delta), 0) AS net_points,
+               coalesce(sum(s.delta), 0) / count(*) AS net_per_hand
+        FROM seat_facts s WHERE {where}
+        GROUP BY s.player HAVING count(*) >= ?
+        ORDER BY net_points DESC, s.player
+        """,
+        [*params, min_hands],
+    )
+
+
+# -- players -----------------------------------------------------------------------------
+
+
+def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Every player's statistics, as ``mjaudit stats`` prints them."""
+    return player_stats(con, f)
+
+
+def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """One row per replayed hand of ``player`` in time order: the series behind the
+    cumulative net, the moving win and deal-in rates, their fans and how they won. The
+    sidebar's player filter does not apply: the page is about this player."""
+    where, params = f.where("s")
+    return _frame(
+        con,
+        f"""
+        SELECT {_local_at("s")} AS at, s.game_id, s.hand_no, s.ruleset,
+               coalesce(s.delta, 0) AS delta, s.is_winner, s.is_discarder,
+               s.is_winner AND s.self_drawn AS self_drawn, s.ended_by,
+               CASE WHEN s.is_winner THEN s.fan END AS fan
+        FROM seat_facts s
+        WHERE s.player = ? AND s.scored AND {where}
+        ORDER BY s.started_at, s.game_id, s.hand_no
+        """,
+        [player, *params],
+    )
+
+
+def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
+    points ``player`` paid them (hands they won and ``player`` lost) and received."""
+    where, params = f.where("m")
+    return _frame(
+        con,
+        f"""
+        SELECT o.player AS opponent,
+               count(*) AS hands,
+               sum(coalesce(m.delta, 0)) AS net,
+               sum(coalesce(o.delta, 0)) AS their_net,
+               count(*) FILTER (WHERE m.is_winner) AS wins,
+               count(*) FILTER (WHERE o.is_winner) AS their_wins,
+               count(*) FILTER (WHERE m.is_discarder AND o.is_winner) AS dealt_in_to_them,
+               count(*) FILTER (WHERE o.is_discarder AND m.is_winner) AS they_dealt_in,
+               coalesce(sum(-m.delta) FILTER (WHERE o.is_winner AND m.delta < 0), 0) AS paid_to,
+               coalesce(sum(-o.delta) FILTER (WHERE m.is_winner AND o.delta < 0), 0)
+                 AS received_from
+        FROM seat_facts m JOIN seat_facts o USING (game_id, hand_no)
+        WHERE m.player = ? AND m.scored AND {where} AND o.player <> ?
+        GROUP BY o.player
+        ORDER BY hands DESC, opponent
+        """,
+        [player, *params, player],
+    )
+
+
+# -- fans --------------------------------------------------------------------------------
+
+
+def _wins(f: Filters) -> tuple[str, list[object]]:
+    """Winners' seat rows of the filtered wins (alias s)."""
+    where, params = _scored(f)
+    return f"s.is_winner AND s.ended_by = 'win' AND {where}", params
+
+
+def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Wins by (capped) fan, per ruleset."""
+    where, params = _wins(f)
+    return _frame(
+        con,
+        f"""SELECT s.ruleset, s.fan, count(*) AS wins FROM seat_facts s WHERE {where}
+        GROUP BY ALL ORDER BY 1, 2""",
+        params,
+    )
+
+
+def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """How often each pattern appears in wins (share of the ruleset's wins), and its fan."""
+    where, params = _wins(f)
+    pwhere, pparams = f.where("fa")
+    own, own_params = _own(f, "fa.player")
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (
+            SELECT s.ruleset, count(*) AS wins FROM seat_facts s WHERE {where} GROUP BY ALL
+        ),
+        pats AS (
+            SELECT fa.ruleset, fa.pattern, count(*) AS n, avg(fa.fan) AS fan
+            FROM fan_facts fa WHERE {pwhere} AND {own}
+            GROUP BY ALL
+        )
+        SELECT p.ruleset, p.pattern, p.n AS wins_with, p.n / w.wins AS share, p.fan
+        FROM pats p JOIN wins w USING (ruleset)
+        ORDER BY p.ruleset, share DESC, p.pattern
+        """,
+        [*params, *pparams, *own_params],
+    )
+
+
+def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
+    where, params = _wins(f)
+    return _frame(
+        con,
+        f"""
+        SELECT s.ruleset, s.fan, count(*) AS wins, avg(s.delta) AS avg_gain,
+               avg(s.delta) FILTER (WHERE s.self_drawn) AS avg_gain_self_drawn,
+               avg(s.delta) FILTER (WHERE NOT s.self_drawn) AS avg_gain_on_discard
+        FROM seat_facts s WHERE {where}
+        GROUP BY ALL ORDER BY 1, 2
+        """,
+        params,
+    )
+
+
+def limit_hands(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
+) -> tuple[pl.DataFrame, int]:
+    """Wins that reached the fan cap of their hand's options (the engine's ``is_limit``),
+    newest first (at most ``limit``), and how many there are."""
+    where, params = _wins(f)
+    base = f"""
+        WITH lim AS (
+            SELECT s.started_at, {_local_at("s")} AS at, s.game_id, s.hand_no,
+                   s.seat, s.ruleset, s.player, s.fan, s.raw_fan, s.self_drawn, s.delta
+            FROM seat_facts s
+            WHERE {where} AND s.is_limit
+        )
+    """
+    (total,) = _row(con, base + "SELECT count(*) FROM lim", params)
+    frame = _frame(
+        con,
+        base
+        + """,
+        top AS (SELECT * FROM lim ORDER BY started_at DESC, game_id, hand_no LIMIT ?)
+        SELECT t.at, t.game_id, t.hand_no, t.ruleset, t.player, t.fan, t.raw_fan, t.self_drawn,
+               t.delta, string_agg(fa.pattern, ', ' ORDER BY fa.fan DESC, fa.pattern) AS patterns
+        FROM top t LEFT JOIN fan_facts fa
+          ON fa.game_id = t.game_id AND fa.hand_no = t.hand_no AND fa.seat = t.seat
+        GROUP BY ALL
+        ORDER BY t.at DESC, t.game_id, t.hand_no
+        """,
+        [*params, limit],
+    )
+    return frame, int(total)
+
+
+# -- violations --------------------------------------------------------------------------
+
+
+def finding_options(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Codes and classes present in the findings table."""
+    rows = con.execute("SELECT DISTINCT class, code FROM finding_facts").fetchall()
+    return {
+        "classes": sorted({c for c, _ in rows}),
+        "codes": sorted({code for _, code in rows}),
+    }
+
+
+def _findings_where(
+    f: Filters, codes: tuple[str, ...], classes: tuple[str, ...]
+) -> tuple[str, list[object]]:
+    """Conditions on ``finding_facts fi``: the filters, codes and classes; with selected
+    players, their findings and the seatless findings of hands they sat at."""
+    where, params = f.where("fi")
+    conds = [where]
+    if codes:
+        conds.append(f"fi.code IN ({_marks(codes)})")
+        params = [*params, *codes]
+    if classes:
+        conds.append(f"fi.class IN ({_marks(classes)})")
+        params = [*params, *classes]
+    if f.players:
+        conds.append(
+            f"""(fi.player IN ({_marks(f.players)}) OR (fi.player IS NULL AND EXISTS (
+                SELECT 1 FROM seat_facts fs WHERE fs.game_id = fi.game_id
+                AND fs.hand_no = fi.hand_no AND fs.player IN ({_marks(f.players)}))))"""
+        )
+        params = [*params, *f.players, *f.players]
+    return " AND ".join(conds), params
+
+
+def findings(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    codes: tuple[str, ...] = (),
+    classes: tuple[str, ...] = (),
+    limit: int = 2000,
+) -> tuple[pl.DataFrame, int]:
+    """Findings newest first (at most ``limit``), and how many match."""
+    where, params = _findings_where(f, codes, classes)
+    (total,) = _row(con, f"SELECT count(*) FROM finding_facts fi WHERE {where}", params)
+    frame = _frame(
+        con,
+        f"""
+        SELECT {_local_at("fi")} AS at, fi.game_id, fi.hand_no,
+               fi.event_index, fi.player, fi.code, fi.reason, fi.class, fi.message, fi.venue,
+               fi."table", fi.ruleset
+        FROM finding_facts fi WHERE {where}
+        ORDER BY fi.started_at DESC, fi.game_id, fi.hand_no, fi.seq
+        LIMIT ?
+        """,
+        [*params, limit],
+    )
+    return frame, int(total)
+
+
+def finding_counts(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    codes: tuple[str, ...] = (),
+    classes: tuple[str, ...] = (),
+) -> dict[str, pl.DataFrame]:
+    """Matching findings counted by code (with class) and by player."""
+    where, params = _findings_where(f, codes, classes)
+    return {
+        "by_code": _frame(
+            con,
+            f"""SELECT fi.code, fi.class, count(*) AS n FROM finding_facts fi WHERE {where}
+            GROUP BY ALL ORDER BY n DESC, code""",
+            params,
+        ),
+        "by_player": _frame(
+            con,
+            f"""SELECT fi.player, count(*) AS n FROM finding_facts fi
+            WHERE {where} AND fi.player IS NOT NULL
+            GROUP BY ALL ORDER BY n DESC, player""",
+            params,
+        ),
+    }
+
+
+# -- the replayer ------------------------------------------------------------------------
+
+
+def sittings(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
+) -> tuple[pl.DataFrame, int]:
+    """Sittings (games) newest first, at most ``limit``, and how many match."""
+    where, params = hand_where(f)
+    base = f"""
+        WITH g AS (
+            SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
+                   any_value(h.venue) AS venue, any_value(h."table") AS "table",
+                   any_value(h.ruleset) AS ruleset, count(*) AS hands
+            FROM hand_facts h WHERE {where} GROUP BY h.game_id
+        )
+    """
+    (total,) = _row(con, base + "SELECT count(*) FROM g", params)
+    frame = _frame(
+        con,
+        base + "SELECT * FROM g ORDER BY started_at DESC NULLS LAST, game_id LIMIT ?",
+        [*params, limit],
+    )
+    return frame.drop("started_at"), int(total)
+
+
+def hands_of(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """The hands of one sitting with their outcome, for the hand picker."""
+    return _frame(
+        con,
+        """
+        SELECT h.hand_no, h.n_events, h.ended_by, h.fan, h.n_findings, h.n_serious,
+               string_agg(s.player, ', ' ORDER BY s.seat) FILTER (WHERE s.is_winner) AS winners
+        FROM hand_facts h JOIN seat_facts s USING (game_id, hand_no)
+        WHERE h.game_id = ? AND s.game_id = ?
+        GROUP BY ALL
+        ORDER BY h.hand_no
+        """,
+        [game_id, game_id],
+    )
+
+
+def load_record(
+    con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int
+) -> dict[str, Any] | None:
+    """The canonical ``mjlog/1`` record of one hand, rebuilt from the ingest tables (as
+    ``mjaudit show`` does), or None if the archive has no such hand."""
+    tables: dict[str, pa.Table] = {}
+    for name, schema in INGEST_TABLES.items():
+        if name == "quarantine":
+            continue
+        # A folder written by an older version may lack newer columns: read those it has.
+        have = {r[0] for r in con.execute(f'DESCRIBE raw."{name}"').fetchall()}
+        cols = ", ".join(f'"{c}"' for c in schema.names if c in have)
+        table = con.sql(
+            f'SELECT {cols} FROM raw."{name}" WHERE game_id = ? AND hand_no = ?',
+            params=[game_id, hand_no],
+        ).to_arrow_table()
+        tables[name] = pa.table(
+            {
+                f.name: table[f.name] if f.name in have else pa.nulls(table.num_rows, f.type)
+                for f in schema
+            }
+        ).cast(schema)
+    records = list(records_from_tables(tables))
+    return records[0] if records else None
+
+
+def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) -> pl.DataFrame:
+    """The auditor's findings for one hand, in order."""
+    return _frame(
+        con,
+        """SELECT seq, event_index, seat, player, code, reason, class, message
+        FROM finding_facts WHERE game_id = ? AND hand_no = ? ORDER BY seq""",
+        [game_id, hand_no],
+    )
+
+
+def computed_result(
+    con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int
+) -> dict[str, Any] | None:
+    """What the replay computed for one hand (outcome, fan, patterns, payments), or None
+    if the hand was not replayed."""
+    rows = con.execute(
+        """SELECT ended_by, winners, self_drawn, discarder, fan, raw_fan, liable,
+                  matches_recorded
+           FROM hand_results WHERE game_id = ? AND hand_no = ?""",
+        [game_id, hand_no],
+    ).fetchall()
+    if not rows:
+        return None
+    ended_by, winners, self_drawn, discarder, fan, raw_fan, liable, matches = rows[0]
+    deltas = [
+        r[0]
+        for r in con.execute(
+            "SELECT delta FROM seat_facts WHERE game_id = ? AND hand_no = ? ORDER BY seat",
+            [game_id, hand_no],
+        ).fetchall()
+    ]
+    patterns = con.execute(
+        """SELECT DISTINCT pattern, fan FROM fan_facts WHERE game_id = ? AND hand_no = ?
+           ORDER BY fan DESC, pattern""",
+        [game_id, hand_no],
+    ).fetchall()
+    return {
+        "ended_by": ended_by,
+        "winners": list(winners),
+        "self_drawn": self_drawn,
+        "discarder": discarder,
+        "fan": fan,
+        "raw_fan": raw_fan,
+        "liable": liable,
+        "matches_recorded": matches,
+        "deltas": None if any(d is None for d in deltas) else deltas,
+        "patterns": [(p, int(v)) for p, v in patterns],
+    }

@@ -1,0 +1,399 @@
+"""What every page shares: the data folder and its version, cached queries, the sidebar
+filters, state kept in the URL, the empty state, and small display helpers.
+
+The data folder comes from the ``MJAUDIT_DATA`` environment variable (set by
+:func:`dashboards.app.launch`). Query results are cached on (folder, manifest version,
+arguments), so a new ingest or replay shows up on the next rerun and nothing is read twice
+for the same view. Widgets take their first value from the URL, then from what the page
+showed last in this session; after each run the URL is rewritten from the widgets, so a
+copied link opens the same view.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from dashboards import data
+from dashboards.app import DATA_ENV
+from dashboards.queries import Filters
+
+DEFAULT_DATA = "mjdata"
+ALL = "All"
+QUERIES = frozenset(
+    {
+        "status",
+        "filter_options",
+        "overview",
+        "activity",
+        "leaderboard",
+        "player_table",
+        "player_hands",
+        "head_to_head",
+        "fan_histogram",
+        "pattern_frequency",
+        "payment_by_fan",
+        "limit_hands",
+        "finding_options",
+        "findings",
+        "finding_counts",
+        "sittings",
+        "hands_of",
+        "load_record",
+        "hand_findings",
+        "computed_result",
+    }
+)
+_CTX = "_mj_ctx"
+_URL = "_mj_url"
+_KEPT = "_mj_kept"
+
+
+def data_root() -> Path:
+    return Path(os.environ.get(DATA_ENV) or DEFAULT_DATA).absolute()
+
+
+@st.cache_resource(max_entries=2, show_spinner="Reading the archive into memory…")
+def _archive(root: str, version: int) -> data.Archive:
+    return data.open_archive(Path(root))
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _run(root: str, version: int, name: str, args: tuple[Any, ...]) -> Any:
+    con = _archive(root, version).cursor()
+    try:
+        return getattr(data, name)(con, *args)
+    finally:
+        con.close()
+
+
+@dataclass
+class Context:
+    """This run's data folder, version and filters."""
+
+    root: Path
+    version: int | None
+    filters: Filters = field(default_factory=Filters)
+    status: dict[str, int] = field(default_factory=lambda: {"hands": 0, "replayed": 0})
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return self.version is None or self.status["hands"] == 0
+
+    def q(self, name: str, *args: Any) -> Any:
+        """Run the query ``dashboards.data.<name>(con, *args)``, cached on the version."""
+        if name not in QUERIES:
+            raise ValueError(f"unknown query {name!r}")
+        assert self.version is not None
+        return _run(str(self.root), self.version, name, args)
+
+
+# -- URL and widget state -------------------------------------------------------------------
+
+
+def _url_params() -> dict[str, list[str]]:
+    """The query string this session arrived with (read once, before any rewrite)."""
+    if "_mj_arrived" not in st.session_state:
+        st.session_state["_mj_arrived"] = {
+            k: st.query_params.get_all(k)
+            for k in st.query_params.keys()  # noqa: SIM118
+        }
+    return st.session_state["_mj_arrived"]
+
+
+def start(
+    key: str,
+    url: str,
+    default: Any,
+    *,
+    valid: Callable[[Any], bool] = lambda v: True,
+    parse: Callable[[str], Any] = str,
+    multi: bool = False,
+) -> None:
+    """Give widget ``key`` its value before it is drawn: kept if still valid, else the
+    URL's (``url``), else the value the page had when last shown, else ``default``."""
+    if key in st.session_state:
+        if valid(st.session_state[key]):
+            return
+        del st.session_state[key]
+    candidates: list[Any] = []
+    raw = _url_params().get(url, [])
+    if raw and url not in st.session_state.setdefault("_mj_url_used", set()):
+        with contextlib.suppress(ValueError):
+            candidates.append([parse(x) for x in raw] if multi else parse(raw[-1]))
+    kept = st.session_state.setdefault(_KEPT, {})
+    if key in kept:
+        candidates.append(kept[key])
+    for value in candidates:
+        if valid(value):
+            st.session_state[key] = value
+            return
+    st.session_state[key] = default
+
+
+def keep(key: str) -> None:
+    """Remember widget ``key``'s value for the next visit to the page (Streamlit drops the
+    state of widgets that a run does not draw), and stop reading it from the URL."""
+    if key in st.session_state:
+        st.session_state.setdefault(_KEPT, {})[key] = st.session_state[key]
+
+
+def forget(key: str) -> None:
+    """Drop widget ``key``'s value and its kept copy, so it starts from its default."""
+    st.session_state.pop(key, None)
+    st.session_state.get(_KEPT, {}).pop(key, None)
+
+
+def share(**params: Any) -> None:
+    """Put ``params`` in this run's URL (None and empty values are left out)."""
+    url = st.session_state.setdefault(_URL, {})
+    for name, value in params.items():
+        if value is None or value == () or value == []:
+            url.pop(name, None)
+        elif isinstance(value, list | tuple):
+            url[name] = [str(v) for v in value]
+        else:
+            url[name] = str(value)
+
+
+def write_url() -> None:
+    """Replace the query string with this run's parameters (the main script calls this
+    after the page ran)."""
+    params = st.session_state.get(_URL, {})
+    current = {k: st.query_params.get_all(k) for k in st.query_params.keys()}  # noqa: SIM118
+    wanted = {k: v if isinstance(v, list) else [v] for k, v in params.items()}
+    if current != wanted:
+        st.query_params.from_dict(params)
+    st.session_state[_URL] = {}
+    st.session_state["_mj_url_used"] = set(_url_params())
+
+
+def link(page: str, **params: Any) -> str:
+    """A relative link to ``page`` with ``params`` (for link columns and markdown)."""
+    clean = {k: v for k, v in params.items() if v is not None}
+    return f"{page}?{urlencode(clean, doseq=True)}" if clean else page
+
+
+# -- the sidebar --------------------------------------------------------------------------
+
+
+def _parse_day(text: str) -> date:
+    return date.fromisoformat(text)
+
+
+def sidebar(ctx: Context) -> Filters:
+    """Draw the filters every page honours and return them."""
+    opts = ctx.options
+    first, last = opts["first_day"], opts["last_day"]
+    side = st.sidebar
+    side.header("Filters")
+    rulesets = [ALL, *opts["rulesets"]]
+    start("f_ruleset", "ruleset", ALL, valid=lambda v: v in rulesets)
+    ruleset = side.selectbox("Ruleset", rulesets, key="f_ruleset")
+    venues = [ALL, *opts["venues"]]
+    start("f_venue", "venue", ALL, valid=lambda v: v in venues)
+    venue = side.selectbox("Venue", venues, key="f_venue")
+    tables = [ALL, *opts["tables"]]
+    start("f_table", "table", ALL, valid=lambda v: v in tables)
+    table = side.selectbox("Table", tables, key="f_table")
+    since = until = None
+    if first is not None and last is not None:
+
+        def in_range(v: Any) -> bool:
+            return (
+                isinstance(v, tuple)
+                and 1 <= len(v) <= 2
+                and all(isinstance(d, date) and first <= d <= last for d in v)
+            )
+
+        url = _url_params()
+        if "f_dates" not in st.session_state and ("since" in url or "until" in url):
+            try:
+                pick = (
+                    max(first, _parse_day(url.get("since", [first.isoformat()])[-1])),
+                    min(last, _parse_day(url.get("until", [last.isoformat()])[-1])),
+                )
+                if pick[0] <= pick[1]:
+                    st.session_state["f_dates"] = pick
+            except ValueError:
+                pass
+        start("f_dates", "", (first, last), valid=in_range)
+        dates = side.date_input(
+            "Dates (local time of the table)",
+            min_value=first,
+            max_value=last,
+            key="f_dates",
+            format="YYYY-MM-DD",
+        )
+        picked = tuple(dates) if isinstance(dates, tuple | list) else (dates,)
+        if picked and picked[0] > first:
+            since = picked[0]
+        if len(picked) == 2 and picked[1] < last:
+            until = picked[1]
+    source = ALL
+    sources = [ALL, *opts.get("sources", [])]
+    if len(sources) > 2:  # full logs and score sheets both present
+        start("f_source", "source", ALL, valid=lambda v: v in sources)
+        source = side.selectbox(
+            "Source", sources, key="f_source", help="log: full game logs; sheet: score sheets"
+        )
+    players = opts["players"]
+    known = set(players)
+    start(
+        "f_players",
+        "players",
+        [],
+        valid=lambda v: isinstance(v, list) and all(p in known for p in v),
+        parse=str,
+        multi=True,
+    )
+    chosen = side.multiselect("Players", players, key="f_players", placeholder="everyone")
+    filters = Filters(
+        ruleset=None if ruleset == ALL else ruleset,
+        since=since,
+        until=until,
+        venue=None if venue == ALL else venue,
+        table=None if table == ALL else table,
+        players=tuple(chosen),
+        source_kind=None if source == ALL else source,
+    )
+    share(
+        source=filters.source_kind,
+        ruleset=filters.ruleset,
+        venue=filters.venue,
+        table=filters.table,
+        since=since.isoformat() if since else None,
+        until=until.isoformat() if until else None,
+        players=list(filters.players),
+    )
+    side.caption(f"Data: `{ctx.root}` (version {ctx.version})")
+    return filters
+
+
+def context() -> Context:
+    """Build this run's context and draw the sidebar (the main script calls this once)."""
+    root = data_root()
+    try:
+        version = data.data_version(root)
+    except Exception as exc:  # an unreadable manifest: say so instead of a traceback
+        st.error(f"Cannot read the data folder `{root}`: {exc}")
+        version = None
+    ctx = Context(root, version)
+    if version is not None:
+        ctx.status = ctx.q("status")
+        if ctx.status["hands"]:
+            ctx.options = ctx.q("filter_options")
+            ctx.filters = sidebar(ctx)
+    st.session_state[_CTX] = ctx
+    return ctx
+
+
+def require(replayed: bool = True) -> Context:
+    """This run's context; with no data, show how to get some and stop the page.
+    ``replayed``: the page shows replay results, so note hands not replayed yet."""
+    ctx: Context = st.session_state.get(_CTX) or context()
+    if ctx.empty:
+        st.info(data.how_to_get_data(ctx.root), icon=":material/inbox:")
+        st.stop()
+    if replayed and ctx.status["replayed"] < ctx.status["hands"]:
+        missing = ctx.status["hands"] - ctx.status["replayed"]
+        st.warning(
+            f"{missing:,} of {ctx.status['hands']:,} hands are not replayed yet and are left "
+            f"out of the statistics: run `mjaudit replay --data {ctx.root}`."
+        )
+    return ctx
+
+
+# -- display helpers ----------------------------------------------------------------------
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def num(x: float | None) -> str:
+    if x is None:
+        return "–"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def thin(frame: pl.DataFrame, points: int = 2000) -> pl.DataFrame:
+    """Every k-th row (and the last) so a chart draws at most about ``points`` points."""
+    if frame.height <= points:
+        return frame
+    step = -(-frame.height // points)
+    return (
+        frame.with_row_index("_i")
+        .filter((pl.col("_i") % step == 0) | (pl.col("_i") == frame.height - 1))
+        .drop("_i")
+    )
+
+
+def note_rows(shown: int, total: int, what: str) -> None:
+    if total > shown:
+        st.caption(
+            f"Showing the newest {shown:,} of {total:,} {what}; narrow the filters to see others."
+        )
+
+
+def players_line(names: Iterable[str]) -> str:
+    return ", ".join(names) or "–"
+
+
+def bars(
+    frame: pl.DataFrame,
+    category: str,
+    value: str,
+    *,
+    color: str | None = None,
+    group: bool = True,
+    horizontal: bool = False,
+    category_title: str | None = None,
+    value_title: str | None = None,
+    height: int = 260,
+) -> None:
+    """A bar chart with readable category labels: horizontal bars sorted by value (long
+    names fit), or vertical bars in category order. Bars of each ``color`` stand side by
+    side when ``group`` (else the colour only labels the bar)."""
+    if frame.is_empty():
+        st.caption("Nothing to show.")
+        return
+    cat_title = category if category_title is None else category_title
+    val_title = value if value_title is None else value_title
+    counts = frame[value].dtype.is_integer()
+    val_axis = alt.Axis(format="d", tickMinStep=1) if counts else alt.Axis()
+    base = alt.Chart(frame.to_pandas()).mark_bar()
+    grouped = color is not None and group
+    if horizontal:
+        per = 22 * (frame[color].n_unique() if grouped and color else 1) + 8
+        chart = base.encode(
+            y=alt.Y(f"{category}:N", sort="-x", title=cat_title, axis=alt.Axis(labelLimit=320)),
+            x=alt.X(f"{value}:Q", title=val_title, axis=val_axis),
+            tooltip=list(frame.columns),
+        )
+    else:
+        chart = base.encode(
+            x=alt.X(f"{category}:O", title=cat_title, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y(f"{value}:Q", title=val_title, axis=val_axis),
+            tooltip=list(frame.columns),
+        )
+    if color is not None:
+        chart = chart.encode(color=alt.Color(f"{color}:N"))
+        if grouped:
+            offset = alt.YOffset(f"{color}:N") if horizontal else alt.XOffset(f"{color}:N")
+            chart = chart.encode(offset)
+    if horizontal:  # one band per category, however many there are
+        st.altair_chart(chart.properties(height=alt.Step(per)), width="stretch")
+    else:
+        st.altair_chart(chart.properties(height=height), width="stretch")

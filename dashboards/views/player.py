@@ -1,0 +1,142 @@
+"""One player: net points over time, moving win and deal-in rates, fans, how they win,
+who they pay, and head-to-head against each opponent."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import ui
+
+ctx = ui.require()
+f = ctx.filters
+st.header("Player")
+names = list(f.players) or ctx.options["players"]
+ui.start("p_name", "name", names[0], valid=lambda v: v in names)
+name = st.selectbox("Player", names, key="p_name")
+ui.keep("p_name")
+ui.start("p_window", "window", 50, valid=lambda v: isinstance(v, int) and v >= 1, parse=int)
+ui.share(name=name)
+
+hands = ctx.q("player_hands", f, name)
+if hands.is_empty():
+    st.info(f"{name} has no replayed hands under these filters.")
+    st.stop()
+wins = hands.filter(pl.col("is_winner"))
+n, n_wins = hands.height, wins.height
+self_drawn = int(wins["self_drawn"].sum())
+deal_ins = int(hands["is_discarder"].sum())
+net = float(hands["delta"].sum())
+cols = st.columns(6)
+cols[0].metric("Hands", f"{n:,}")
+cols[1].metric("Wins", f"{n_wins:,}", ui.pct(n_wins / n), delta_color="off", delta_arrow="off")
+cols[2].metric(
+    "Self-drawn",
+    f"{self_drawn:,}",
+    ui.pct(self_drawn / n_wins if n_wins else None),
+    delta_color="off",
+    delta_arrow="off",
+    help="share of their wins",
+)
+cols[3].metric(
+    "Deal-ins", f"{deal_ins:,}", ui.pct(deal_ins / n), delta_color="off", delta_arrow="off"
+)
+cols[4].metric("Net points", ui.num(net))
+cols[5].metric("Avg fan", ui.num(wins["fan"].mean()) if n_wins else "–")  # type: ignore[arg-type]
+
+series = hands.with_row_index("hand", offset=1).with_columns(
+    pl.col("delta").cum_sum().alias("net points"),
+)
+st.subheader("Net points over time")
+st.line_chart(
+    ui.thin(series.select("at", "net points")), x="at", y="net points", x_label="date", height=260
+)
+
+st.subheader("Win and deal-in rates")
+window = st.number_input(
+    "Moving average over the last N hands", min_value=1, step=10, key="p_window"
+)
+ui.keep("p_window")
+ui.share(window=window if window != 50 else None)
+rates = series.with_columns(
+    pl.col("is_winner").cast(pl.Float64).rolling_mean(int(window), min_samples=1).alias("win rate"),
+    pl.col("is_discarder")
+    .cast(pl.Float64)
+    .rolling_mean(int(window), min_samples=1)
+    .alias("deal-in rate"),
+)
+st.line_chart(
+    ui.thin(rates.select("hand", "win rate", "deal-in rate")),
+    x="hand",
+    y=["win rate", "deal-in rate"],
+    x_label="hand",
+    height=240,
+)
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Fans of their wins")
+    if n_wins:
+        ui.bars(wins.group_by("fan").len("wins").sort("fan"), "fan", "wins", height=240)
+    else:
+        st.caption("No wins yet.")
+with right:
+    st.subheader("How they win")
+    how = pl.DataFrame(
+        {"how": ["self-drawn", "on a discard"], "wins": [self_drawn, n_wins - self_drawn]}
+    )
+    ui.bars(how, "how", "wins", horizontal=True, category_title="")
+
+h2h = ctx.q("head_to_head", f, name)
+st.subheader("Who they pay")
+st.caption("Points they lost in hands each opponent won (and won from each opponent).")
+pay = (
+    h2h.filter((pl.col("paid_to") > 0) | (pl.col("received_from") > 0))
+    .sort("paid_to", descending=True)
+    .head(15)
+)
+if pay.is_empty():
+    st.caption("No payments between them and anyone yet.")
+else:
+    flows = pay.select(
+        "opponent",
+        pl.col("paid_to").alias("paid to"),
+        pl.col("received_from").alias("received from"),
+    ).unpivot(index="opponent", variable_name="direction", value_name="points")
+    ui.bars(flows, "opponent", "points", color="direction", horizontal=True, category_title="")
+st.subheader("Head to head")
+st.dataframe(
+    h2h.with_columns(
+        pl.col("opponent")
+        .map_elements(lambda p: ui.link("player", name=p), return_dtype=pl.String)
+        .alias("page")
+    ),
+    hide_index=True,
+    width="stretch",
+    column_order=[
+        "opponent",
+        "page",
+        "hands",
+        "net",
+        "their_net",
+        "wins",
+        "their_wins",
+        "dealt_in_to_them",
+        "they_dealt_in",
+        "paid_to",
+        "received_from",
+    ],
+    column_config={
+        "opponent": "Opponent",
+        "page": st.column_config.LinkColumn("Details", display_text="open ›"),
+        "hands": "Hands together",
+        "net": st.column_config.NumberColumn(f"{name} net", format="localized"),
+        "their_net": st.column_config.NumberColumn("Their net", format="localized"),
+        "wins": f"{name} wins",
+        "their_wins": "Their wins",
+        "dealt_in_to_them": f"{name} dealt in to them",
+        "they_dealt_in": f"They dealt in to {name}",
+        "paid_to": st.column_config.NumberColumn("Paid to them", format="localized"),
+        "received_from": st.column_config.NumberColumn("Received from them", format="localized"),
+    },
+)

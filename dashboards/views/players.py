@@ -1,0 +1,74 @@
+"""Players: every player's statistics, as `mjaudit stats` prints them (sortable)."""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboards import ui
+
+ctx = ui.require()
+st.header("Players")
+stats = ctx.q("player_table", ctx.filters)
+if stats.is_empty():
+    st.info("No replayed hands match the filters.")
+    st.stop()
+st.caption(
+    f"{stats.height:,} players. Click a column header to sort; rates: win = wins / hands, "
+    "self-draw = self-drawn wins / wins, deal-in = hands whose winning tile they discarded / hands."
+)
+stats = stats.with_columns(
+    pl.col("player")
+    .map_elements(lambda p: ui.link("player", name=p), return_dtype=pl.String)
+    .alias("page")
+)
+pct = {"format": "percent"}
+st.dataframe(
+    stats,
+    hide_index=True,
+    width="stretch",
+    height=min(700, 38 + 35 * stats.height),
+    column_order=[
+        "player",
+        "page",
+        "hands",
+        "wins",
+        "win_rate",
+        "self_draws",
+        "self_draw_rate",
+        "deal_ins",
+        "deal_in_rate",
+        "avg_fan",
+        "fan_distribution",
+        "net_points",
+        "net_per_hand",
+        "pao_paid",
+        "nine_tile_paid",
+        "last_five_paid",
+        "n_violations",
+        "violations",
+    ],
+    column_config={
+        "player": st.column_config.TextColumn("Player", pinned=True),
+        "page": st.column_config.LinkColumn("Details", display_text="open ›"),
+        "hands": st.column_config.NumberColumn("Hands", format="localized"),
+        "wins": st.column_config.NumberColumn("Wins", format="localized"),
+        "win_rate": st.column_config.NumberColumn("Win rate", **pct),
+        "self_draws": st.column_config.NumberColumn("Self-draws", format="localized"),
+        "self_draw_rate": st.column_config.NumberColumn("Self-draw rate", **pct),
+        "deal_ins": st.column_config.NumberColumn("Deal-ins", format="localized"),
+        "deal_in_rate": st.column_config.NumberColumn("Deal-in rate", **pct),
+        "avg_fan": st.column_config.NumberColumn("Avg fan", format="%.2f"),
+        "fan_distribution": st.column_config.TextColumn("Fan: wins"),
+        "net_points": st.column_config.NumberColumn("Net points", format="localized"),
+        "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
+        "pao_paid": st.column_config.NumberColumn("Pao paid"),
+        "nine_tile_paid": st.column_config.NumberColumn("Nine-tile paid"),
+        "last_five_paid": st.column_config.NumberColumn("Last-five paid"),
+        "n_violations": st.column_config.NumberColumn("Violations"),
+        "violations": st.column_config.TextColumn("By code"),
+    },
+)
+st.download_button(
+    "Download CSV", stats.drop("page").write_csv(), file_name="player-stats.csv", mime="text/csv"
+)
