@@ -28,7 +28,8 @@ app = typer.Typer(
     add_completion=False,
 )
 err = Console(stderr=True)
-out = Console()
+# Tables stay readable when the output is piped (rich would otherwise assume 80 columns).
+out = Console(width=None if sys.stdout.isatty() else 140)
 
 DataOpt = Annotated[
     Path, typer.Option("--data", help="Data folder (Parquet tables and catalog.duckdb).")
@@ -385,10 +386,36 @@ def show(
     )
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def simulate() -> None:
-    """NOT BUILT YET: generate club sittings with bots (simulator issue)."""
-    _not_built("simulate", "the simulator")
+@app.command()
+def simulate(
+    ruleset: Annotated[str, typer.Option(help="hk-classic, hk-mahjongo or hk-mahjongo-2p.")],
+    games: Annotated[int, typer.Option(min=1, help="Sittings to play.")],
+    seed: Annotated[int, typer.Option(help="Same seed, same output, byte for byte.")] = 0,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="Output file (default sim-RULESET-SEED.jsonl).")
+    ] = None,
+    violations: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of hands with one planted rule break.")
+    ] = 0.0,
+    players: Annotated[int, typer.Option(min=2, help="Members of the simulated club.")] = 12,
+) -> None:
+    """Play whole club sittings with bots and write them as mjlog/1.
+
+    Every action goes through the rules engine. Planted violations are labelled in
+    FILE.labels.jsonl (game_id, hand_no, event_index, expected code), never in the log.
+    """
+    from replay.sim import write_simulation
+
+    path = out_path or Path(f"sim-{ruleset}-{seed}.jsonl")
+    try:
+        summary = write_simulation(path, ruleset, games, seed, players, violations)
+    except ValueError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(EXIT_USAGE) from None
+    out.print(
+        f"wrote {summary.hands} hands of {summary.games} sittings to {summary.path}"
+        + (f" and {summary.labels} labels to {summary.labels_path}" if violations else "")
+    )
 
 
 class StatsFormat(StrEnum):
@@ -530,23 +557,71 @@ def dashboard(
 @app.command()
 def demo(
     data: DataOpt = Path("demo-data"),
+    ruleset: Annotated[
+        str, typer.Option(help="The ruleset of the simulated club.")
+    ] = "hk-mahjongo",
+    games: Annotated[int, typer.Option(min=1, help="Sittings to simulate.")] = 200,
+    players: Annotated[int, typer.Option(min=2, help="Club members.")] = 12,
+    violations: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of hands with a planted break.")
+    ] = 0.02,
+    seed: Annotated[int, typer.Option(help="Simulation seed.")] = 1,
+    serve: Annotated[
+        bool, typer.Option("--dashboard/--no-dashboard", help="Start the dashboard at the end.")
+    ] = True,
+    port: Annotated[int, typer.Option(help="Dashboard port.")] = 8501,
 ) -> None:
-    """Ingest the bundled example logs (the simulator, replay and dashboard are not built yet)."""
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    """The whole product on a simulated club: simulate, ingest, replay, stats, dashboard.
+
+    Re-running reuses the simulated log and adds nothing twice.
+    """
+    import time
+
+    from ingest.pipeline import ingest as run_ingest
+    from replay.archive import replay_archive
+    from replay.sim import write_simulation
+
+    started = time.perf_counter()
+    logs = data / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"{ruleset}-{games}-sittings-seed{seed}.jsonl"
+    if not log.exists():
+        out.print(f"simulating {games} sittings of {ruleset} for a club of {players} ...")
+        tmp = log.with_name(log.name + ".tmp")
+        summary = write_simulation(tmp, ruleset, games, seed, players, violations)
+        summary.labels_path.replace(log.with_name(log.name.replace(".jsonl", ".labels.jsonl")))
+        tmp.replace(log)
+    out.print(f"ingesting {log} ...")
+    ingested = run_ingest([str(log)], data)
+    out.print("replaying with 2 workers ...")
+    replayed = replay_archive(data, workers=2)
+    elapsed = time.perf_counter() - started
     out.print(
-        "[bold]mjaudit demo[/bold]: the simulator, replay and dashboard are not built yet, "
-        f"so the demo ingests the example logs in {examples}."
+        f"{ingested.hands_added} hands added ({ingested.skipped_present} already there), "
+        f"{replayed.replayed} replayed, in {elapsed:.0f} s\n"
     )
-    try:
-        ingest([str(examples)], data=data, wait=False)
-    except typer.Exit as exc:
-        if exc.exit_code not in (0, 1):
-            raise
+    stats(
+        data=data,
+        by=StatsBy.player,
+        ruleset=None,
+        since=None,
+        until=None,
+        min_hands=0,
+        fmt=StatsFormat.table,
+        source=Source.all,
+    )
     out.print(
-        f"\nData is in {data}/. Try:\n"
-        f'  duckdb {data}/catalog.duckdb "select ruleset, count(*) from hands group by all"\n'
-        f'  duckdb {data}/catalog.duckdb "select code, message from quarantine"'
+        f"\nThe data is in {data}/ (Parquet tables and {data}/catalog.duckdb). Next:\n"
+        f"  mjaudit stats --data {data} --by month\n"
+        f'  duckdb {data}/catalog.duckdb "select code, count(*) from findings group by all"\n'
+        f"  mjaudit show GAME_ID HAND_NO --data {data}\n"
+        f"  mjaudit dashboard --data {data}",
+        highlight=False,
+        soft_wrap=True,
     )
+    if serve:
+        out.print(f"\nstarting the dashboard on http://127.0.0.1:{port} (Ctrl-C to stop)")
+        dashboard(data=data, port=port, host="127.0.0.1")
 
 
 def run() -> None:
