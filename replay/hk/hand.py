@@ -48,6 +48,7 @@ WALLS: dict[str, Counter[int]] = {
 }
 
 WAIT, ACT, MUST_DISCARD, ENDED = "wait", "act", "must_discard", "ended"
+SORTED_WALLS: dict[str, list[int]] = {name: sorted(w.elements()) for name, w in WALLS.items()}
 CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 
 
@@ -105,6 +106,7 @@ class HKHand:
         self.ended_by = "unfinished"
         self.concealed = [[0] * N_TILES for _ in range(self.n)]
         self.n_tiles = [0] * self.n  # non-bonus concealed tiles, kept in step with `concealed`
+        self.classic = self.opts.is_classic
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.n_sets = [0] * self.n  # declared sets, valid or not (size counts them)
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
@@ -144,7 +146,6 @@ class HKHand:
         total = sum(WALLS[self.ruleset].values())
         self.undrawn = total  # U
         self.reserve = self.opts.reserved_tail_tiles  # R
-
 
     # -- findings --------------------------------------------------------------------
 
@@ -206,7 +207,10 @@ class HKHand:
             )
         allowed = TILE_SETS[self.ruleset]
         self._check_codes(allowed)
-        if self.wall is not None:
+        if (
+            self.wall is not None
+            and sorted(self.wall + (self.dead_wall or [])) != SORTED_WALLS[self.ruleset]
+        ):
             full = Counter(self.wall + (self.dead_wall or []))
             if full != WALLS[self.ruleset]:
                 diff = (full - WALLS[self.ruleset]) + (WALLS[self.ruleset] - full)
@@ -257,7 +261,7 @@ class HKHand:
         if self.wall is not None and rec.get("start_hands") is not None:
             expected = self._deal_from_wall(dealer_size)
             for seat in range(self.n):
-                if Counter(hands[seat]) != Counter(expected[seat]):
+                if sorted(hands[seat]) != sorted(expected[seat]):
                     self.hard(
                         None,
                         seat,
@@ -604,7 +608,8 @@ class HKHand:
                 "DISCARD_OUT_OF_TURN",
                 f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
             )
-        if not self.holds(seat, t):
+        hand = self.concealed[seat]
+        if not self.partial and hand[t] < 1:
             self.hard(
                 index,
                 seat,
@@ -620,8 +625,11 @@ class HKHand:
                 f"{self.player(seat)} discards the bonus tile {CODES[t]}",
             )
         warned = self._warned_for(seat, t) if self.warnings and not bonus else ()
-        self.take(seat, t)
-        if not self.opts.is_classic:
+        if not self.partial:  # take(seat, t), inlined on this hot path
+            hand[t] -= 1
+            if not bonus:
+                self.n_tiles[seat] -= 1
+        if not self.classic:
             pass  # no bonus tiles in this tile set (#4 already rejected any)
         elif self.initial and seat == self.dealer and in_turn:
             for s in range(self.n):
@@ -641,19 +649,23 @@ class HKHand:
                 "FLOWER_NOT_DECLARED",
                 f"{self.player(seat)} discards while holding a bonus tile",
             )
-        self._check_size(index, seat, 13)
+        if self.n_tiles[seat] + 3 * self.n_sets[seat] != 13:
+            self._check_size(index, seat, 13)
         unseen = False
         if not bonus:
-            unseen = self.visible[t] == 0
-            self.visible[t] += 1
+            visible = self.visible
+            unseen = visible[t] == 0
+            visible[t] += 1
         d = Discard(seat, t, index, self.undrawn - self.reserve, warned, unseen, not bonus)
         self.discards[seat].append(d)
         self.n_discards += 1
         if in_turn:
             self.live = d
-            self.declared_claims = []
-            self.initial = False if seat == self.dealer else self.initial
-            self.turn = self.next_seat(seat)
+            if self.declared_claims:
+                self.declared_claims = []
+            if seat == self.dealer:
+                self.initial = False
+            self.turn = (seat + 1) % self.n
             self.phase = WAIT
             self.drawn = None
             self.drawn_by_replacement = ""
