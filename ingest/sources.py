@@ -24,6 +24,8 @@ import zstandard
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".json")
 SHEET_SUFFIXES = (".txt", ".sheet", ".csv")  # club score sheets (ingest/sheets.py)
+# The simulator's sidecar of planted-violation labels: not hand records, skipped in folders.
+LABELS_SUFFIX = ".labels.jsonl"
 CHUNK = 1 << 20
 BOM = b"\xef\xbb\xbf"
 
@@ -65,7 +67,11 @@ def expand_paths(args: list[str], any_named_file: bool = False) -> list[Path]:
         path = Path(arg)
         if path.is_dir():
             matches = [
-                p for p in path.rglob("*") if p.is_file() and (is_log_file(p) or is_sheet_file(p))
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and (is_log_file(p) or is_sheet_file(p))
+                and not p.name.endswith(LABELS_SUFFIX)
             ]
         elif path.is_file():
             matches = [path]

@@ -46,3 +46,17 @@ def test_demo_runs_end_to_end_and_reuses_its_log(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert "0 hands added" in again.output
     assert "simulating" not in again.output  # the simulated log is reused
+
+
+def test_a_folder_with_a_simulation_and_its_labels_ingests_only_the_hands(tmp_path: Path) -> None:
+    from ingest.pipeline import ingest
+    from replay.sim import write_simulation
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    summary = write_simulation(logs / "club.jsonl", "hk-mahjongo", 1, seed=2, violations=0.5)
+    assert summary.labels > 0 and summary.labels_path.exists()
+    result = ingest([str(logs)], tmp_path / "data")
+    assert result.files == 1
+    assert result.hands_added == summary.hands
+    assert not result.quarantined

@@ -107,6 +107,7 @@ class HKHand:
         self.concealed = [[0] * N_TILES for _ in range(self.n)]
         self.n_tiles = [0] * self.n  # non-bonus concealed tiles, kept in step with `concealed`
         self.classic = self.opts.is_classic
+        self._settled: tuple[list[float] | None, int | None] | None = None
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.n_sets = [0] * self.n  # declared sets, valid or not (size counts them)
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
@@ -405,7 +406,7 @@ class HKHand:
                 count += 1
         return count
 
-    def _warned_for(self, discarder: int, t: int) -> tuple[int, ...]:
+    def warned_for(self, discarder: int, t: int) -> tuple[int, ...]:
         """Warners whose active, non-exempt warning covers a discard of ``t`` (§7.2)."""
         s = suit(t)
         if s is None or not self.opts.nine_tile_warning or not self.warnings:
@@ -624,7 +625,7 @@ class HKHand:
                 "FLOWER_DISCARDED",
                 f"{self.player(seat)} discards the bonus tile {CODES[t]}",
             )
-        warned = self._warned_for(seat, t) if self.warnings and not bonus else ()
+        warned = self.warned_for(seat, t) if self.warnings and not bonus else ()
         if not self.partial:  # take(seat, t), inlined on this hot path
             hand[t] -= 1
             if not bonus:
@@ -990,7 +991,7 @@ class HKHand:
             self._check_priority(index, seat, "win", self.live.seat)
         if seat in self.owes and source is WinSource.SELF_DRAW:
             self._missed_replacement(index, seat)
-        ctx = self._context(seat, t, source)
+        ctx = self.win_context(seat, t, source)
         hand_size = self.size(seat) + (0 if source is WinSource.SELF_DRAW else 1)
         if not self.partial and seat not in self.size_flagged and hand_size != 14:
             self.size_flagged.add(seat)
@@ -1055,7 +1056,7 @@ class HKHand:
                 f"{self.player(seat)} declares a win on {CODES[t]}, which is not {what}",
             )
 
-    def _context(self, seat: int, t: int, source: WinSource) -> WinContext | None:
+    def win_context(self, seat: int, t: int, source: WinSource) -> WinContext | None:
         if self.partial:
             return None
         hand = list(self.concealed[seat][:34])
@@ -1271,7 +1272,17 @@ class HKHand:
         return all(suit(x) in (None, s) for x in tiles) and any(suit(x) == s for x in tiles)
 
     def settlement(self) -> tuple[list[float] | None, int | None]:
-        """Per-seat deltas (None when the hand cannot be settled) and the liable player."""
+        """Per-seat deltas (None when the hand cannot be settled) and the liable player.
+
+        Computed once: the liability events it reports are added to the findings only the
+        first time.
+        """
+        if self._settled is None:
+            self._settled = self._settle()
+        deltas, liable = self._settled
+        return (None if deltas is None else list(deltas)), liable
+
+    def _settle(self) -> tuple[list[float] | None, int | None]:
         deltas = [0.0] * self.n
         liable = None
         if self.stopped:

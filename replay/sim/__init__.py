@@ -1,0 +1,117 @@
+"""``mjaudit simulate``: club sittings played by bots, written as ``mjlog/1`` records.
+
+Each ruleset registers a :class:`~replay.sim.core.RulesetSimulator` (the Hong Kong ones in
+:mod:`replay.sim.hk_play`); :func:`simulate` sets up one club (named members with their
+own habits, a venue, an evening schedule spread over months) and plays ``games`` whole
+sittings, yielding every hand's canonical record with the labels of any violation planted
+in it. Same arguments, same output, byte for byte: the only randomness is
+``random.Random(seed)``, and nothing reads the clock.
+
+Labels never go into the log: :func:`write_simulation` writes them to a sidecar file so
+the auditor can be scored against them (``bench/accuracy.py``, ``tests/sim``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from replay.sim import hk_play as _hk_play  # noqa: F401  (registers the Hong Kong rulesets)
+from replay.sim.core import REGISTRY, Label, SimulationError, club_members, sittings
+from schemas.records import canonical_json
+
+__all__ = [
+    "REGISTRY",
+    "Label",
+    "SimulationError",
+    "SimulationSummary",
+    "labels_path",
+    "simulate",
+    "simulate_sittings",
+    "write_simulation",
+]
+
+
+def rulesets() -> tuple[str, ...]:
+    """The rulesets the simulator can play."""
+    return tuple(sorted(REGISTRY))
+
+
+def simulate_sittings(
+    ruleset: str, games: int, seed: int = 0, players: int = 12, violations: float = 0.0
+) -> Iterator[tuple[dict[str, Any], list[Label]]]:
+    """Like :func:`simulate`, with the labels as :class:`Label` values."""
+    sim = REGISTRY.get(ruleset)
+    if sim is None:
+        known = ", ".join(rulesets())
+        raise ValueError(f"no simulator for ruleset {ruleset!r} (available: {known})")
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    if not 0.0 <= violations <= 1.0:
+        raise ValueError("violations is a share of hands, from 0 to 1")
+    rng = random.Random(seed)
+    members = club_members(rng, players, sim.make_style)
+    for sitting in sittings(sim, games, rng, members):
+        sitting_rng = random.Random(rng.getrandbits(64))
+        yield from sim.play_sitting(sim, sitting, sitting_rng, violations)
+
+
+def simulate(
+    ruleset: str, games: int, seed: int = 0, players: int = 12, violations: float = 0.0
+) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Play ``games`` sittings of ``ruleset`` with a club of ``players`` members.
+
+    Yields (canonical hand record, labels) per hand, in game and hand order. About
+    ``violations`` of the hands carry one planted rule break; its labels (JSON-ready dicts:
+    game_id, hand_no, event_index, code, class, seat, violation, reason, note) say what
+    the replayer should report. Raises ValueError for an unknown ruleset or bad numbers.
+    """
+    for record, labels in simulate_sittings(ruleset, games, seed, players, violations):
+        yield record, [label.to_json() for label in labels]
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationSummary:
+    path: Path
+    labels_path: Path
+    hands: int
+    games: int
+    labels: int
+
+
+def labels_path(path: str | Path) -> Path:
+    """``sim.jsonl`` -> ``sim.labels.jsonl`` (any other name gets ``.labels.jsonl`` added)."""
+    p = Path(path)
+    if p.name.endswith(".jsonl"):
+        return p.with_name(p.name[: -len(".jsonl")] + ".labels.jsonl")
+    return p.with_name(p.name + ".labels.jsonl")
+
+
+def write_simulation(
+    path: str | Path,
+    ruleset: str,
+    games: int,
+    seed: int = 0,
+    players: int = 12,
+    violations: float = 0.0,
+) -> SimulationSummary:
+    """Write the records to ``path`` (JSON Lines, sorted keys) and the labels beside it."""
+    out = Path(path)
+    side = labels_path(out)
+    enc = msgspec.json.Encoder(order="sorted")
+    hands = n_labels = 0
+    game_ids: set[str] = set()
+    with out.open("wb") as f, side.open("wb") as g:
+        for record, labels in simulate_sittings(ruleset, games, seed, players, violations):
+            f.write(canonical_json(record) + b"\n")
+            hands += 1
+            game_ids.add(record["game_id"])
+            for label in labels:
+                g.write(enc.encode(label.to_json()) + b"\n")
+                n_labels += 1
+    return SimulationSummary(out, side, hands, len(game_ids), n_labels)

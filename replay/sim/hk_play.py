@@ -1,0 +1,962 @@
+"""Simulated Hong Kong sittings (hk-classic, hk-mahjongo, hk-mahjongo-2p), event by event.
+
+Every hand is built the way the replayer reads it: each event is appended to the record
+and at once stepped through an :class:`replay.hk.hand.HKHand`, so the table state the bots
+see is the engine's own, and a win is declared only when the engine's scoring
+(:func:`replay.hk.scoring.evaluate` on the engine's own ``WinContext``) says it is valid.
+The recorded ``result`` is the engine's settlement of that same hand.
+
+A planted violation (:class:`Plant`) takes over one decision of one hand: a false win,
+a discard out of turn, a double draw, a kong without replacement, a chow from the wrong
+seat, a wrong recorded payment, or (INFO, not violations) a Pao feed or a nine-tile feed.
+It waits for a moment where the break is possible and natural (a false win is declared by
+a player one tile from complete); if none comes, the hand's recorded payment is falsified
+instead, so about the requested share of hands carries a label.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, cast
+
+from replay.decompose import is_complete
+from replay.findings import FindingClass
+from replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand, Stop
+from replay.hk.options import HKOptions, options_for
+from replay.hk.patterns import WinSource
+from replay.hk.scoring import HandScore, evaluate, false_win_deltas
+from replay.melds import MeldKind
+from replay.sim.core import (
+    Label,
+    Record,
+    RulesetSimulator,
+    SimulationError,
+    Sitting,
+    Venue,
+    register,
+)
+from replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
+from replay.sim.shanten import orphans_shanten, shanten, waits
+from schemas.records import RecordError, parse_object
+
+BONUS = 34
+MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
+
+State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
+
+# Planted scenarios (the ``violation`` field of a label).
+FALSE_WIN_INCOMPLETE = "false_win_incomplete"
+FALSE_WIN_BELOW_MIN_FAN = "false_win_below_min_fan"
+WIN_BY_DEAD_HAND = "win_by_dead_hand"
+DISCARD_OUT_OF_TURN = "discard_out_of_turn"
+DOUBLE_DRAW = "double_draw"
+KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
+CHOW_NOT_FROM_LEFT = "chow_not_from_left"
+RECORDED_RESULT_MISMATCH = "recorded_result_mismatch"
+PAO_FEED = "pao_feed"
+NINE_TILE_FEED = "nine_tile_feed"
+
+MENUS: dict[str, tuple[str, ...]] = {
+    "hk-classic": (
+        FALSE_WIN_INCOMPLETE, WIN_BY_DEAD_HAND, DISCARD_OUT_OF_TURN, DOUBLE_DRAW,
+        KONG_WITHOUT_REPLACEMENT, CHOW_NOT_FROM_LEFT, RECORDED_RESULT_MISMATCH, NINE_TILE_FEED,
+    ),
+    "hk-mahjongo": (
+        FALSE_WIN_INCOMPLETE, FALSE_WIN_BELOW_MIN_FAN, WIN_BY_DEAD_HAND, DISCARD_OUT_OF_TURN,
+        DOUBLE_DRAW, KONG_WITHOUT_REPLACEMENT, CHOW_NOT_FROM_LEFT, RECORDED_RESULT_MISMATCH,
+        PAO_FEED,
+    ),
+    # Two players: every chow comes from the left, so no CHOW_NOT_FROM_LEFT; and the
+    # plants make a dead hand of the right size (which WIN_BY_DEAD_HAND needs) only that way.
+    "hk-mahjongo-2p": (
+        FALSE_WIN_INCOMPLETE, FALSE_WIN_BELOW_MIN_FAN, DISCARD_OUT_OF_TURN, DOUBLE_DRAW,
+        KONG_WITHOUT_REPLACEMENT, RECORDED_RESULT_MISMATCH,
+    ),
+}  # fmt: skip
+
+VIOL = FindingClass.PLAYER_VIOLATION.value
+INFO = FindingClass.INFO.value
+AUDIT = FindingClass.SCORE_MISMATCH.value
+
+
+@dataclass
+class Plant:
+    """One planted scenario in one hand, and the labels it has produced so far."""
+
+    kind: str
+    earliest: int  # no takeover before this event index (spreads breaks over the hand)
+    chance: float  # per opportunity, once past ``earliest``
+    favoured: int | None = None  # Pao / nine-tile: the seat dealt a hand that leads there
+    labels: list[tuple[int, str, str, int | None, str | None, str | None]] = field(
+        default_factory=list
+    )
+    done: bool = False
+    oblivious: int | None = None  # WIN_BY_DEAD_HAND: the dead seat that will declare a win
+    pending: dict[int, str] = field(default_factory=dict)  # seat -> size code at next discard
+    forced: tuple[Any, ...] | None = None  # (claimer, kind, tile, used tiles)
+
+    def label(
+        self,
+        index: int,
+        code: str,
+        cls: str,
+        seat: int | None,
+        reason: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        self.labels.append((index, code, cls, seat, reason, note))
+
+
+def make_plant(rng: random.Random, rate: float, ruleset: str) -> Plant | None:
+    if rate <= 0 or rng.random() >= rate:
+        return None
+    kind = rng.choice(MENUS[ruleset])
+    common = kind in (DISCARD_OUT_OF_TURN, DOUBLE_DRAW, CHOW_NOT_FROM_LEFT, FALSE_WIN_INCOMPLETE)
+    earliest = rng.randint(4, 40) if common else rng.randint(0, 12)
+    if kind == WIN_BY_DEAD_HAND:
+        earliest = rng.randint(4, 24)
+    return Plant(kind, earliest, 0.3 if common else 1.0)
+
+
+class HKHandSim:
+    """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
+
+    def __init__(
+        self,
+        record: Record,
+        wall: list[int],
+        opts: HKOptions,
+        bots: list[HKBot],
+        rng: random.Random,
+        plant: Plant | None,
+    ) -> None:
+        self.record = record
+        self.events: list[dict[str, Any]] = record["events"]
+        self.opts = opts
+        self.hand = HKHand(record, opts)
+        self.n = len(record["players"])
+        self.dealer: int = record["dealer"]
+        self.wall = wall  # tile ints of record["wall"]
+        self.bots = bots
+        self.rng = rng
+        self.plant = plant
+        self.waits: list[tuple[int, ...]] = [() for _ in range(self.n)]
+        self.classic = opts.is_classic
+
+    # -- plumbing ----------------------------------------------------------------------
+
+    def emit(self, ev: dict[str, Any]) -> int:
+        i = len(self.events)
+        self.events.append(ev)
+        try:
+            self.hand.step(i, ev)
+        except Stop:
+            f = self.hand.findings[-1]
+            raise SimulationError(
+                f"{self.record['game_id']} hand {self.record['hand_no']} event {i} {ev}: "
+                f"the engine stops with {f.code}: {f.message}"
+            ) from None
+        return i
+
+    def seat_wind(self, seat: int) -> int:
+        if self.n == 2:
+            pair = self.opts.two_player_seats
+            return WIND_CODES.index(pair[0] if seat == self.dealer else pair[1])
+        return (seat - self.dealer) % self.n
+
+    def view(self, seat: int) -> SeatView:
+        h = self.hand
+        return SeatView(
+            counts=h.concealed[seat][:34],
+            melds=tuple(h.melds[seat]),
+            seat_wind=self.seat_wind(seat),
+            prevailing=h.prevailing,
+            visible=h.visible,
+            min_fan=self.opts.min_fan,
+            live_count=h.live_count,
+            threat=any(
+                len(h.melds[s]) >= 3 and s not in h.dead for s in range(self.n) if s != seat
+            ),
+        )
+
+    def inactive(self, seat: int) -> bool:
+        """A dead hand that knows it is dead: it plays on but never claims, kongs or wins."""
+        return seat in self.hand.dead and (self.plant is None or self.plant.oblivious != seat)
+
+    def complete(self, seat: int, extra: int | None = None) -> bool:
+        c = self.hand.concealed[seat][:34]
+        if extra is not None:
+            c[extra] += 1
+        return is_complete(c, len(self.hand.melds[seat]))
+
+    def update_waits(self, seat: int) -> None:
+        h = self.hand
+        if self.inactive(seat):
+            self.waits[seat] = ()
+            return
+        c = h.concealed[seat][:34]
+        k = len(h.melds[seat])
+        if shanten(c, k) <= 0 or (k == 0 and orphans_shanten(c) <= 0):
+            self.waits[seat] = waits(c, k)
+        else:
+            self.waits[seat] = ()
+
+    def score(self, seat: int, t: int, source: WinSource) -> HandScore | None:
+        """The engine's score of a win by ``seat`` on ``t`` now (None: no structure)."""
+        ctx = self.hand.win_context(seat, t, source)
+        return None if ctx is None else evaluate(ctx, self.opts)
+
+    def valid_win(self, seat: int, t: int, source: WinSource) -> HandScore | None:
+        s = self.score(seat, t, source)
+        return s if s is not None and s.meets_min_fan else None
+
+    def win(
+        self, seat: int, t: int, frm: int | None, score: HandScore | None, robbed: bool = False
+    ) -> int:
+        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": CODES[t]}
+        if frm is not None:
+            ev["from"] = frm
+        if robbed:
+            ev["robbed_kong"] = True
+        if score is not None:
+            ev["claim"] = {"fan": score.fan}
+        return self.emit(ev)
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def draw(self, seat: int) -> bool:
+        """A normal draw (and the flowers it brings); False if the hand ended."""
+        t = self.wall[self.hand.head]
+        self.emit({"type": "draw", "seat": seat, "tile": CODES[t]})
+        return self.flower(seat, t) if t >= BONUS else True
+
+    def flower(self, seat: int, t: int) -> bool:
+        self.emit({"type": "flower", "seat": seat, "tile": CODES[t]})
+        return self.replacement(seat)
+
+    def replacement(self, seat: int) -> bool:
+        h = self.hand
+        if h.live_count < 1:
+            self.emit({"type": "exhaustive_draw"})  # a replacement is due and L = 0
+            return False
+        t = self.wall[len(self.wall) - 1 - h.tail]
+        self.emit({"type": "replacement", "seat": seat, "tile": CODES[t]})
+        return self.flower(seat, t) if t >= BONUS else True
+
+    def initial_flowers(self) -> bool:
+        """hk-classic §2.5: every player exposes dealt bonus tiles before the first discard."""
+        for k in range(self.n):
+            seat = (self.dealer + k) % self.n
+            while True:
+                held = [t for t in range(BONUS, BONUS + 8) if self.hand.concealed[seat][t]]
+                if not held:
+                    break
+                if not self.flower(seat, held[0]):
+                    return False
+        return True
+
+    # -- the hand ------------------------------------------------------------------------
+
+    def run(self) -> None:
+        self.hand.start()
+        if not self.draw(self.dealer):
+            return
+        if self.classic and not self.initial_flowers():
+            return
+        for s in range(self.n):
+            if s != self.dealer:
+                self.update_waits(s)
+        state: State = ("act", self.dealer)
+        while state is not None:
+            step, seat = state
+            if step == "draw":
+                state = self.do_draw(seat)
+            elif step == "act":
+                state = self.do_act(seat)
+            elif step == "discard":
+                state = self.do_discard(seat)
+            else:
+                state = self.do_claims(seat)
+
+    def do_draw(self, seat: int) -> State:
+        if self.hand.live_count < 1:
+            self.emit({"type": "exhaustive_draw"})
+            return None
+        return ("act", seat) if self.draw(seat) else None
+
+    def do_act(self, seat: int) -> State:
+        """The seat holds 14 (after a draw or replacement): win, kong, or discard."""
+        h = self.hand
+        if self.plant is not None:
+            taken, state = self.plant_act(seat)
+            if taken:
+                return state
+        t = h.drawn
+        if not self.inactive(seat) and seat not in h.dead and t is not None and self.complete(seat):
+            score = self.valid_win(seat, t, WinSource.SELF_DRAW)
+            waiting = self.plant is not None and self.plant.favoured == seat and not self.plant.done
+            if (
+                score is not None
+                and not waiting
+                and self.bots[seat].accepts_win(score.fan, h.live_count)
+            ):
+                self.win(seat, t, None, score)
+                return None
+        if not self.inactive(seat) and h.live_count >= 1:
+            choice = self.own_kong(seat)
+            if choice is not None:
+                k, added = choice
+                self.emit(
+                    {
+                        "type": "added_kong" if added else "concealed_kong",
+                        "seat": seat,
+                        "tile": CODES[k],
+                    }
+                )
+                if added and self.rob(seat, k):
+                    return None
+                return ("act", seat) if self.replacement(seat) else None
+        return self.do_discard(seat)
+
+    def own_kong(self, seat: int) -> tuple[int, bool] | None:
+        h = self.hand
+        c = h.concealed[seat]
+        options = [(t, False) for t in range(34) if c[t] == 4]
+        options += [(m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]]
+        if not options:
+            return None
+        bot = self.bots[seat]
+        v = self.view(seat)
+        for t, added in sorted(options):
+            if bot.wants_own_kong(v, t, added):
+                return t, added
+        return None
+
+    def rob(self, konger: int, t: int) -> bool:
+        """Robbing the kong (§3.8): the nearest player the added tile completes wins on it."""
+        for k in range(1, self.n):
+            s = (konger + k) % self.n
+            if t in self.waits[s] and s not in self.hand.dead:
+                score = self.valid_win(s, t, WinSource.ROBBED_KONG)
+                if score is not None:
+                    self.win(s, t, konger, score, robbed=True)
+                    return True
+        return False
+
+    def choose_discard(self, seat: int) -> int:
+        if self.plant is not None and not self.plant.done:
+            forced = self.plant_discard_choice(seat)
+            if forced is not None:
+                return forced
+        return self.bots[seat].choose_discard(self.view(seat))
+
+    def discard(self, seat: int, t: int) -> int:
+        i = self.emit({"type": "discard", "seat": seat, "tile": CODES[t]})
+        if self.plant is not None and seat in self.plant.pending:
+            self.plant.label(i, self.plant.pending.pop(seat), VIOL, seat)
+        self.update_waits(seat)
+        return i
+
+    def do_discard(self, seat: int) -> State:
+        self.discard(seat, self.choose_discard(seat))
+        return ("claims", seat)
+
+    def do_claims(self, discarder: int) -> State:
+        """The claim window (§3.7): a win, else a pung or kong, else a chow by the next seat."""
+        h = self.hand
+        live = h.live
+        assert live is not None
+        t = live.tile
+        if self.plant is not None:
+            taken, state = self.plant_claims(discarder, t)
+            if taken:
+                return state
+        order = [(discarder + k) % self.n for k in range(1, self.n)]
+        p = self.plant
+        fav = p.favoured if p is not None and not p.done else None
+        for s in order:
+            if t in self.waits[s] and s not in h.dead:
+                score = self.valid_win(s, t, WinSource.DISCARD)
+                if score is None or not self.bots[s].accepts_win(score.fan, h.live_count):
+                    continue
+                if s == fav and p is not None and p.kind == NINE_TILE_FEED:
+                    if not self.nine_tile_win(s, score):
+                        continue  # the favoured player waits for the liable feed
+                    i = self.win(s, t, discarder, score)
+                    self.label_nine_tile(i, discarder)
+                    return None
+                self.win(s, t, discarder, score)
+                return None
+        if live.live_count < 1:
+            return ("draw", order[0])  # with L = 0 the last discard may only be won
+        for s in order:
+            if self.inactive(s):
+                continue
+            held = h.concealed[s][t]
+            if held >= 3 and self.bots[s].wants_exposed_kong(self.view(s), t):
+                self.emit({"type": "kong", "seat": s, "from": discarder, "tile": CODES[t]})
+                return ("act", s) if self.replacement(s) else None
+            if held >= 2 and self.bots[s].wants_meld(self.view(s), t, "pung", (t, t)):
+                pao = s == fav and self.pao_trigger(s, t, "pung")
+                i = self.emit({"type": "pung", "seat": s, "from": discarder, "tile": CODES[t]})
+                if pao:
+                    self.label_pao(i, discarder)
+                return ("discard", s)
+        s = order[0]
+        if t < 27 and not self.inactive(s):
+            for used in self.chow_options(s, t):
+                if self.bots[s].wants_meld(self.view(s), t, "chow", used):
+                    pao = s == fav and self.pao_trigger(s, t, "chow")
+                    i = self.chow(s, discarder, t, used)
+                    if pao:
+                        self.label_pao(i, discarder)
+                    return ("discard", s)
+        return ("draw", order[0])
+
+    def chow_options(self, seat: int, t: int) -> list[tuple[int, int]]:
+        """The pairs of tiles in hand that make a chow with ``t`` (lowest run first)."""
+        if t >= 27:
+            return []
+        c = self.hand.concealed[seat]
+        r = t % 9
+        out = []
+        for low_rank in (r - 2, r - 1, r):
+            if 0 <= low_rank <= 6:
+                low = t - r + low_rank
+                a, b = (x for x in (low, low + 1, low + 2) if x != t)
+                if c[a] and c[b]:
+                    out.append((a, b))
+        return out
+
+    def chow(self, seat: int, discarder: int, t: int, used: tuple[int, int]) -> int:
+        run = sorted((t, *used))
+        return self.emit(
+            {
+                "type": "chow",
+                "seat": seat,
+                "from": discarder,
+                "tile": CODES[t],
+                "tiles": [CODES[x] for x in run],
+            }
+        )
+
+    # -- planting ------------------------------------------------------------------------
+
+    def _ready(self, p: Plant) -> bool:
+        return (
+            not p.done
+            and len(self.events) >= p.earliest
+            and (p.chance >= 1 or self.rng.random() < p.chance)
+        )
+
+    def plant_act(self, seat: int) -> tuple[bool, State]:
+        p = self.plant
+        assert p is not None
+        h = self.hand
+        t = h.drawn
+        if p.oblivious == seat and t is not None and self.complete(seat):
+            i = self.win(seat, t, None, self.score(seat, t, WinSource.SELF_DRAW))
+            p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BY_DEAD_HAND")
+            p.oblivious = None
+            return True, None
+        if seat in h.dead or not self._ready(p):
+            return False, None
+        kind = p.kind
+        if kind == FALSE_WIN_INCOMPLETE and t is not None:
+            tenpai = bool(self.waits[seat]) or h.live_count <= 6
+            if tenpai and not self.complete(seat):
+                i = self.win(seat, t, None, None)
+                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_HAND_INCOMPLETE")
+                p.done = True
+                return True, None
+        if kind == FALSE_WIN_BELOW_MIN_FAN and t is not None and self.complete(seat):
+            score = self.score(seat, t, WinSource.SELF_DRAW)
+            if score is not None and not score.meets_min_fan:
+                i = self.win(seat, t, None, score)
+                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BELOW_MIN_FAN")
+                p.done = True
+                return True, None
+        last = self.events[-1]
+        if (
+            kind == DOUBLE_DRAW
+            and h.live_count >= 2
+            and not h.initial
+            and last["type"] == "draw"
+            and last["seat"] == seat
+        ):
+            p.done = True
+            t2 = self.wall[h.head]
+            i = self.emit({"type": "draw", "seat": seat, "tile": CODES[t2]})
+            p.label(i, "DOUBLE_DRAW", VIOL, seat)
+            p.pending[seat] = "LONG_HAND"
+            if t2 >= BONUS and not self.flower(seat, t2):
+                return True, None
+            return True, self.do_discard(seat)
+        if kind == KONG_WITHOUT_REPLACEMENT and h.live_count >= 1:
+            c = h.concealed[seat]
+            options = [(k, False) for k in range(34) if c[k] == 4]
+            options += [
+                (m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]
+            ]
+            if options:
+                k, added = options[self.rng.randrange(len(options))]
+                self.emit(
+                    {
+                        "type": "added_kong" if added else "concealed_kong",
+                        "seat": seat,
+                        "tile": CODES[k],
+                    }
+                )
+                return True, self.kong_then_discard(seat)
+        return False, None
+
+    def kong_then_discard(self, seat: int) -> State:
+        p = self.plant
+        assert p is not None
+        p.done = True
+        x = self.bots[seat].choose_discard(self.view(seat))
+        i = self.discard(seat, x)
+        p.label(i, "KONG_WITHOUT_REPLACEMENT", VIOL, seat)
+        p.label(i, "SHORT_HAND", VIOL, seat)
+        return ("claims", seat)
+
+    def plant_claims(self, discarder: int, t: int) -> tuple[bool, State]:
+        p = self.plant
+        assert p is not None
+        h = self.hand
+        live = h.live
+        assert live is not None
+        dw = p.oblivious
+        if dw is not None and dw != discarder and t in self.waits[dw]:
+            i = self.win(dw, t, discarder, self.score(dw, t, WinSource.DISCARD))
+            p.label(i, "FALSE_WIN", VIOL, dw, "WIN_BY_DEAD_HAND")
+            p.oblivious = None
+            return True, None
+        if p.forced is not None:
+            return self.forced_claim(discarder, t)
+        if not self._ready(p):
+            return False, None
+        kind = p.kind
+        order = [(discarder + k) % self.n for k in range(1, self.n)]
+        if kind == FALSE_WIN_INCOMPLETE:
+            for s in order:
+                if s not in h.dead and self.waits[s] and not self.complete(s, t):
+                    i = self.win(s, t, discarder, None)
+                    p.label(i, "FALSE_WIN", VIOL, s, "WIN_HAND_INCOMPLETE")
+                    p.done = True
+                    return True, None
+        if kind == FALSE_WIN_BELOW_MIN_FAN:
+            for s in order:
+                if s not in h.dead and t in self.waits[s]:
+                    score = self.score(s, t, WinSource.DISCARD)
+                    if score is not None and not score.meets_min_fan:
+                        i = self.win(s, t, discarder, score)
+                        p.label(i, "FALSE_WIN", VIOL, s, "WIN_BELOW_MIN_FAN")
+                        p.done = True
+                        return True, None
+        if kind in (CHOW_NOT_FROM_LEFT, WIN_BY_DEAD_HAND) and live.live_count >= 1 and t < 27:
+            for s in order[1:]:
+                if s in h.dead:
+                    continue
+                options = self.chow_options(s, t)
+                if options:
+                    i = self.chow(s, discarder, t, options[self.rng.randrange(len(options))])
+                    p.label(i, "CHOW_NOT_FROM_LEFT", VIOL, s)
+                    p.done = True
+                    if kind == WIN_BY_DEAD_HAND:
+                        p.oblivious = s
+                    return True, ("discard", s)
+        if kind == DISCARD_OUT_OF_TURN:
+            nxt = order[0]
+            o = nxt if self.n == 2 or self.rng.random() < 0.5 else order[1 + self.rng.randrange(2)]
+            if o not in h.dead:
+                p.done = True
+                x = self.bots[o].choose_discard(self.view(o))
+                i = self.discard(o, x)
+                p.label(i, "DISCARD_OUT_OF_TURN", VIOL, o)
+                p.label(i, "SHORT_HAND", VIOL, o)
+                return True, ("draw", nxt)
+        if kind == KONG_WITHOUT_REPLACEMENT and live.live_count >= 1:
+            for s in order:
+                if s not in h.dead and h.concealed[s][t] == 3:
+                    self.emit({"type": "kong", "seat": s, "from": discarder, "tile": CODES[t]})
+                    return True, self.kong_then_discard(s)
+        return False, None
+
+    def plant_discard_choice(self, seat: int) -> int | None:
+        """Pao and nine-tile feeds: discard the tile that feeds the liable claim or win."""
+        p = self.plant
+        assert p is not None
+        h = self.hand
+        if p.kind == PAO_FEED and self.n == 4 and self.opts.pao_enabled and h.live_count >= 1:
+            held = [x for x in range(34) if h.concealed[seat][x]]
+            for k in range(1, 4):
+                y = (seat + k) % 4
+                if self.inactive(y) or y in h.dead or y in h.pao:
+                    continue
+                melds = h.melds[y]
+                pungs = {m.tile for m in melds if m.kind is not MeldKind.CHOW}
+                for x in held:
+                    third_dragon = x in DRAGONS and set(DRAGONS) - {x} <= pungs
+                    if len(melds) != 3 and not third_dragon:
+                        continue
+                    if h.concealed[y][x] >= 2:
+                        p.forced = (y, "pung", x, (x, x))
+                        return x
+                    if k == 1 and x < 27 and len(melds) == 3:
+                        options = self.chow_options(y, x)
+                        if options:
+                            p.forced = (y, "chow", x, options[0])
+                            return x
+        if p.kind == NINE_TILE_FEED and h.warnings:
+            for w, s in h.warnings:
+                if w == seat or w in h.dead or not self.waits[w]:
+                    continue
+                tiles = [x for x in range(34) for _ in range(h.concealed[w][x])]
+                tiles += [x for m in h.melds[w] for x in m.tiles]
+                if any(x >= 27 or x // 9 != s for x in tiles):
+                    continue
+                for x in self.waits[w]:
+                    if h.concealed[seat][x] and w in h.warned_for(seat, x):
+                        p.forced = (w, "win", x, ())
+                        return x
+        return None
+
+    def forced_claim(self, discarder: int, t: int) -> tuple[bool, State]:
+        p = self.plant
+        assert p is not None and p.forced is not None
+        seat, kind, x, used = p.forced
+        p.forced = None
+        if x != t:
+            return False, None
+        if kind == "win":
+            score = self.valid_win(seat, t, WinSource.DISCARD)
+            if score is None or not self.nine_tile_win(seat, score):
+                return False, None
+            i = self.win(seat, t, discarder, score)
+            self.label_nine_tile(i, discarder)
+            return True, None
+        if not self.pao_trigger(seat, t, kind):
+            return False, None
+        if kind == "pung":
+            i = self.emit({"type": "pung", "seat": seat, "from": discarder, "tile": CODES[t]})
+        else:
+            i = self.chow(seat, discarder, t, used)
+        self.label_pao(i, discarder)
+        return True, ("discard", seat)
+
+    def nine_tile_win(self, seat: int, score: HandScore) -> bool:
+        """hk-classic §7.2 trigger A: the warner wins a full flush on a warned discard."""
+        live = self.hand.live
+        flush = any(pid == "full_flush" for pid, _ in score.patterns)
+        return flush and live is not None and seat in live.warned
+
+    def pao_trigger(self, seat: int, t: int, kind: str) -> bool:
+        """hk-mahjongo §7.2: this claim is the fourth declared set or the third dragon pung."""
+        h = self.hand
+        if self.n != 4 or not self.opts.pao_enabled or seat in h.pao:
+            return False
+        melds = h.melds[seat]
+        if len(melds) == 3 and self.opts.pao_fourth_set:
+            return True
+        pungs = {m.tile for m in melds if m.kind is not MeldKind.CHOW}
+        return kind != "chow" and t in DRAGONS and set(DRAGONS) - {t} <= pungs
+
+    def label_nine_tile(self, index: int, discarder: int) -> None:
+        p = self.plant
+        assert p is not None
+        p.label(
+            index, "NINE_TILE_LIABILITY", INFO, discarder,
+            note="liability event, not a violation: the discarder fed the nine-tile warner",
+        )  # fmt: skip
+        p.done = True
+
+    def label_pao(self, index: int, discarder: int) -> None:
+        p = self.plant
+        assert p is not None
+        p.label(
+            index, "PAO_ASSIGNED", INFO, discarder,
+            note="liability event, not a violation: the discarder fed the Pao set",
+        )  # fmt: skip
+        p.done = True
+
+    # -- the record's result -----------------------------------------------------------
+
+    def result(self) -> dict[str, Any]:
+        h = self.hand
+        h.finish(len(self.events) - 1)
+        if h.stopped:
+            raise SimulationError(f"{self.record['game_id']}: hand stopped: {h.findings[-1]}")
+        deltas, _liable = h.settlement()
+        assert deltas is not None
+        out: dict[str, Any] = {"winners": sorted(c.seat for c in h.settled)}
+        if h.settled:
+            top = h.settled[0].score
+            assert top is not None
+            out["fan"] = top.fan
+            out["patterns"] = list(top.instances)
+        out["deltas"] = [_num(d) for d in deltas]
+        if h.false_wins:
+            out["penalties"] = [
+                {
+                    "seat": c.seat,
+                    "code": "FALSE_WIN",
+                    "deltas": [_num(d) for d in false_win_deltas(c.seat, self.opts)],
+                }
+                for c in h.false_wins
+            ]
+        return out
+
+
+def _num(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+def wrong_payment(result: dict[str, Any], rng: random.Random, unit: int) -> str:
+    """Falsify the recorded deltas as a scorer might: double, half, or the wrong payer."""
+    d = list(result["deltas"])
+    n = len(d)
+    losers = [s for s in range(n) if d[s] < 0]
+    if not losers:
+        a, b = rng.sample(range(n), 2)
+        d[a] -= unit
+        d[b] += unit
+        what = "a payment recorded on a drawn hand"
+    else:
+        payer = min(losers, key=lambda s: (d[s], s))
+        gainer = max(range(n), key=lambda s: (d[s], -s))
+        others = [s for s in range(n) if s != payer and d[s] <= 0 and d[s] != d[payer]]
+        mode = rng.choice(("double", "half", "wrong_payer"))
+        if mode == "wrong_payer" and others:
+            q = others[rng.randrange(len(others))]
+            d[payer], d[q] = d[q], d[payer]
+            what = "the payment charged to the wrong player"
+        elif mode == "half":
+            half = d[payer] / 2
+            d[payer] -= half
+            d[gainer] += half
+            what = "the payer recorded paying half"
+        else:
+            d[gainer] -= d[payer]
+            d[payer] *= 2
+            what = "the payer recorded paying double"
+    result["deltas"] = [_num(x) for x in d]
+    for pen in result.get("penalties", ()):
+        pen["deltas"] = result["deltas"]
+    return what
+
+
+# -- sittings ------------------------------------------------------------------------------
+
+
+def _deal(wall: list[int], dealer: int, n: int) -> list[list[int]]:
+    """§2.3: 4 tiles each three times round, then 1 each, in seat order from the dealer."""
+    hands: list[list[int]] = [[] for _ in range(n)]
+    pos = 0
+    for size in (4, 4, 4, 1):
+        for k in range(n):
+            hands[(dealer + k) % n].extend(wall[pos : pos + size])
+            pos += size
+    return hands
+
+
+def rig_deal(wall: list[int], dealer: int, n: int, seat: int, wanted: list[int]) -> None:
+    """Deal ``seat`` the tiles ``wanted`` (as far as the undealt wall holds them).
+
+    Used only by the Pao and nine-tile plants, whose situations a shuffled wall rarely
+    reaches: tiles are swapped with undealt ones, so the wall stays a permutation and
+    the deal still follows §2.3.
+    """
+    positions: list[int] = []
+    pos = 0
+    for size in (4, 4, 4, 1):
+        for k in range(n):
+            if (dealer + k) % n == seat:
+                positions.extend(range(pos, pos + size))
+            pos += size
+    free_from = pos + 1  # after the dealer's first draw
+    need = Counter(wanted)
+    have = Counter(wall[q] for q in positions)
+    surplus = [q for q in positions if have[wall[q]] > need[wall[q]] or wall[q] not in need]
+    surplus.sort(key=lambda q: (wall[q] in need, q))
+    for t, k in sorted(need.items()):
+        missing = k - have[t]
+        for q in range(free_from, len(wall)):
+            if missing <= 0 or not surplus:
+                break
+            if wall[q] == t:
+                r = surplus.pop(0)
+                have[wall[r]] -= 1
+                wall[q], wall[r] = wall[r], wall[q]
+                have[t] += 1
+                missing -= 1
+
+
+def favoured_hand(kind: str, rng: random.Random, tiles: list[int]) -> list[int]:
+    """A start hand that leads to the planted situation: a one-suit pung hand for the
+    nine-tile warning, dragon and other pairs for Pao, three or four of a kind for a kong."""
+    kinds = sorted(set(tiles))
+    if kind == KONG_WITHOUT_REPLACEMENT:
+        return [kinds[rng.randrange(len(kinds))]] * rng.choice((3, 4))
+    if kind == NINE_TILE_FEED:
+        suit = rng.randrange(3)
+        ranks = [t for t in kinds if t < 27 and t // 9 == suit]
+        pairs = rng.sample(ranks, 3)
+        rest = [t for t in ranks if t not in pairs]
+        return sorted(pairs * 2 + rng.sample(rest, 4))  # 10 tiles; the rest stay random
+    others = [t for t in kinds if t not in DRAGONS]
+    pairs = rng.sample(others, 2)
+    return sorted([*DRAGONS, *DRAGONS, *pairs, *pairs])
+
+
+def favour(
+    plant: Plant,
+    bots: list[HKBot],
+    wall: list[int],
+    dealer: int,
+    n: int,
+    tiles: list[int],
+    rng: random.Random,
+) -> None:
+    """Steer one seat towards the planted situation, when play alone seldom reaches it.
+
+    The deal is rigged (still a legal permutation) and the seat's habits changed for this
+    hand: eager claims for Pao and the nine-tile warning, no voluntary kong for a kong
+    without replacement, a player who forgets the fan minimum for a win below it.
+    """
+    kind = plant.kind
+    if kind not in (NINE_TILE_FEED, PAO_FEED, KONG_WITHOUT_REPLACEMENT, FALSE_WIN_BELOW_MIN_FAN):
+        return
+    fav = rng.randrange(n)
+    if kind != FALSE_WIN_BELOW_MIN_FAN:
+        rig_deal(wall, dealer, n, fav, favoured_hand(kind, rng, tiles))
+    for s, bot in enumerate(bots):
+        style = bot.style
+        if kind == KONG_WITHOUT_REPLACEMENT:
+            style = dataclasses.replace(style, kong=0.0) if s == fav else style
+        elif kind == FALSE_WIN_BELOW_MIN_FAN:
+            style = dataclasses.replace(style, fan_blind=True, ambition=0) if s == fav else style
+        elif s == fav:
+            style = dataclasses.replace(
+                style, flush=3.0, pungs=1.5, claim=1.0, ambition=0, eager=True
+            )
+        else:  # the others play for bigger hands, so the hand lasts
+            style = dataclasses.replace(style, ambition=3)
+        bots[s] = HKBot(style, rng)
+    if kind in (NINE_TILE_FEED, PAO_FEED):
+        plant.favoured = fav
+
+
+def play_sitting(
+    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+) -> Iterator[tuple[Record, list[Label]]]:
+    """Four rounds (E S W N) with dealer rotation as hk-classic §2.8-2.9 / mahjongo §2.6."""
+    ruleset = sim.ruleset
+    opts = options_for(ruleset)
+    n = sim.n_players
+    tiles = sorted(WALLS[ruleset].elements())
+    dealer = sitting.first_dealer
+    round_start = dealer
+    wind = 0
+    at = sitting.start
+    unit = 8 if opts.is_classic else 16
+    for hand_no in range(1, MAX_HANDS + 1):
+        wall = list(tiles)
+        rng.shuffle(wall)
+        record: Record = {
+            "format": "mjlog/1",
+            "game_id": sitting.game_id,
+            "hand_no": hand_no,
+            "ruleset": ruleset,
+            "started_at": at.isoformat(),
+            "venue": sitting.venue,
+            "table": sitting.table,
+            "players": list(sitting.players),
+            "dealer": dealer,
+            "prevailing_wind": "ESWN"[wind],
+            "wall": [CODES[t] for t in wall],
+            "start_hands": [[CODES[t] for t in h] for h in _deal(wall, dealer, n)],
+            "events": [],
+        }
+        if opts.is_classic:
+            record["dice"] = [rng.randint(1, 6) for _ in range(3)]
+        plant = make_plant(rng, rate, ruleset)
+        bots = [cast(HKBot, sim.make_bot(m.style, rng)) for m in sitting.members]
+        if plant is not None:
+            favour(plant, bots, wall, dealer, n, tiles, rng)
+            record["wall"] = [CODES[t] for t in wall]
+            record["start_hands"] = [[CODES[t] for t in h] for h in _deal(wall, dealer, n)]
+        hs = HKHandSim(record, wall, opts, bots, rng, plant)
+        hs.run()
+        result = hs.result()
+        labels: list[Label] = []
+        if plant is not None:
+            if plant.kind == RECORDED_RESULT_MISMATCH or not plant.labels:
+                what = wrong_payment(result, rng, unit)
+                violation = (
+                    RECORDED_RESULT_MISMATCH
+                    if plant.kind == RECORDED_RESULT_MISMATCH
+                    else f"{RECORDED_RESULT_MISMATCH} (no chance for {plant.kind})"
+                )
+                plant.label(len(record["events"]) - 1, "RECORDED_RESULT_MISMATCH", AUDIT, None,
+                            note=what)  # fmt: skip
+                plant.kind = violation
+            labels = [
+                Label(sitting.game_id, hand_no, i, code, cls, seat, plant.kind, reason, note)
+                for i, code, cls, seat, reason, note in plant.labels
+            ]
+        record["result"] = result
+        try:
+            canonical = parse_object(record).record
+        except RecordError as exc:  # pragma: no cover - a simulator bug
+            raise SimulationError(f"{sitting.game_id} hand {hand_no}: {exc}") from None
+        yield canonical, labels
+        h = hs.hand
+        winners = result["winners"] if h.settled else []
+        stays = h.ended_by in ("false_win", "abandon") or (
+            h.ended_by == "exhaustive_draw" and opts.dealer_on_draw == "stay"
+        )
+        if h.ended_by == "win" and dealer in winners:
+            stays = True
+        if not stays:
+            dealer = (dealer + 1) % n
+            if dealer == round_start:
+                if wind == 3:
+                    return
+                wind += 1
+        at += timedelta(minutes=2 + round(len(record["events"]) * 0.04) + rng.randint(0, 3))
+
+
+def _styles(rng: random.Random) -> Style:
+    return Style.random(rng)
+
+
+_CLUBS = (
+    Venue("Jade Garden Mahjong Club", 8, ("T1", "T2", "T3", "T4", "T5", "T6")),
+    Venue("Lotus Club", 7, ("T1", "T2", "T3", "T4")),
+    Venue("Golden Dragon Club", 7, ("Bàn 1", "Bàn 2", "Bàn 3", "Bàn 4", "Bàn 5")),
+)
+_ONLINE = (Venue("MahJongo", 7, tuple(f"Room {i}" for i in range(1, 25))),)
+_ONLINE_2P = (Venue("MahJongo", 7, tuple(f"Duo {i}" for i in range(1, 13))),)
+
+for _rs, _n, _venues in (
+    ("hk-classic", 4, _CLUBS),
+    ("hk-mahjongo", 4, _ONLINE),
+    ("hk-mahjongo-2p", 2, _ONLINE_2P),
+):
+    register(
+        RulesetSimulator(
+            ruleset=_rs,
+            n_players=_n,
+            venues=_venues,
+            make_style=_styles,
+            make_bot=HKBot,
+            play_sitting=play_sitting,
+            violation_kinds=MENUS[_rs],
+        )
+    )

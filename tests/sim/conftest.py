@@ -1,0 +1,42 @@
+"""One planted simulation shared by the accuracy and realism tests (it is the slow part)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from replay.engine import replay_games
+from replay.findings import HandReport
+from replay.sim import simulate
+
+# Sittings per ruleset: about 2,300 hands in all (a sitting is 16+ hands, 8+ for two players).
+MIX = (("hk-classic", 30), ("hk-mahjongo", 26), ("hk-mahjongo-2p", 36))
+SEED = 20260301
+RATE = 0.2
+
+
+@dataclass
+class Planted:
+    records: list[dict[str, Any]]
+    labels: list[dict[str, Any]]
+    reports: list[HandReport]
+    sim_seconds: float
+    replay_seconds: float
+
+
+@pytest.fixture(scope="session")
+def planted() -> Planted:
+    t0 = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    labels: list[dict[str, Any]] = []
+    for i, (ruleset, games) in enumerate(MIX):
+        for rec, labs in simulate(ruleset, games, seed=SEED + i, violations=RATE):
+            records.append(rec)
+            labels.extend(labs)
+    t1 = time.perf_counter()
+    reports = list(replay_games(records))
+    t2 = time.perf_counter()
+    return Planted(records, labels, reports, t1 - t0, t2 - t1)
