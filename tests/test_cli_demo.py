@@ -27,9 +27,13 @@ def test_simulate_is_deterministic_and_writes_labels(tmp_path: Path) -> None:
     assert labels.stat().st_size > 0
     assert b'"violation"' in labels.read_bytes()
     assert b'"violation"' not in a.read_bytes()  # labels go to the sidecar, never the log
-    bad = runner.invoke(app, ["simulate", "--ruleset", "chan", "--games", "1"])
+    bad_out = tmp_path / "chan.jsonl"
+    bad = runner.invoke(
+        app, ["simulate", "--ruleset", "chan", "--games", "1", "--out", str(bad_out)]
+    )
     assert bad.exit_code == 2
     assert "no simulator for ruleset 'chan'" in bad.output
+    assert not bad_out.exists()  # nothing is written for a ruleset without a simulator
 
 
 def test_demo_runs_end_to_end_and_reuses_its_log(tmp_path: Path) -> None:

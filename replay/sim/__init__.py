@@ -101,6 +101,10 @@ def write_simulation(
     violations: float = 0.0,
 ) -> SimulationSummary:
     """Write the records to ``path`` (JSON Lines, sorted keys) and the labels beside it."""
+    if ruleset not in REGISTRY:  # before any file is created
+        raise ValueError(
+            f"no simulator for ruleset {ruleset!r} (available: {', '.join(rulesets())})"
+        )
     out = Path(path)
     side = labels_path(out)
     enc = msgspec.json.Encoder(order="sorted")
