@@ -22,6 +22,7 @@ import msgspec
 
 from schemas.mjlog import EVENT_TYPES, FORMAT, Event, HandRecord, Penalty, Result
 from schemas.rulesets import RULESET_IDS, RULESETS, RulesetShape
+from schemas.strict import Header, strict_record_type
 from schemas.tiles import TileSet, UnknownTile
 
 
@@ -153,11 +154,47 @@ _encoder = msgspec.json.Encoder(order="sorted")
 
 def parse_record(raw: bytes) -> ParsedRecord:
     """Validate one JSON-encoded hand record; raise :class:`RecordError` if it is bad."""
+    fast = _parse_strict(raw)
+    if fast is not None:
+        return fast
     try:
         obj = _decoder.decode(raw)
     except msgspec.DecodeError as exc:
         raise _decode_error(exc) from None
     return parse_object(obj)
+
+
+_header_decoder = msgspec.json.Decoder(Header)
+_strict_decoders: dict[tuple[str, int], msgspec.json.Decoder] = {}
+
+
+def _parse_strict(raw: bytes) -> ParsedRecord | None:
+    """The fast path: canonical tiles, no unknown fields, seats checked in C (see
+    :mod:`schemas.strict`). None means "take the general path", which also explains
+    whatever made this one give up."""
+    try:
+        head = _header_decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    shape = RULESETS.get(head.ruleset)
+    n = len(head.players)
+    if shape is None or not shape.min_players <= n <= shape.max_players:
+        return None
+    key = (shape.id, n)
+    decoder = _strict_decoders.get(key)
+    if decoder is None:
+        decoder = _strict_decoders[key] = msgspec.json.Decoder(strict_record_type(shape.tiles, n))
+    try:
+        rec = decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    _check_shape(rec, shape)  # type: ignore[arg-type]
+    record: dict[str, Any] = msgspec.to_builtins(rec)
+    result = record.get("result")
+    if result is not None and "winners" in result:
+        result["winners"] = sorted(result["winners"])
+    digest = hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
+    return ParsedRecord(record, digest, shape)
 
 
 def parse_object(obj: Any) -> ParsedRecord:
