@@ -230,11 +230,12 @@ class RowBuffers:
 def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]:
     """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`)."""
     by_key: dict[str, dict[tuple[str, int], list[dict[str, Any]]]] = {}
-    for name in ("seats", "events", "recorded_results"):
+    for name in ("seats", "recorded_results"):
         groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
         for row in tables[name].to_pylist():
             groups[(row["game_id"], row["hand_no"])].append(row)
         by_key[name] = groups
+    events_by_key = _events_by_hand(tables["events"])
     for h in tables["hands"].to_pylist():
         key = (h["game_id"], h["hand_no"])
         rec: dict[str, Any] = {"format": "mjlog/1", "game_id": key[0], "hand_no": key[1]}
@@ -242,8 +243,7 @@ def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]
         seats = sorted(by_key["seats"].get(key, []), key=lambda r: r["seat"])
         rec["players"] = [r["player"] for r in seats]
         rec["dealer"] = h["dealer"]
-        events = sorted(by_key["events"].get(key, []), key=lambda r: r["event_index"])
-        rec["events"] = [_event_from_row(r) for r in events]
+        rec["events"] = events_by_key.get(key, [])
         options = msgspec.json.decode(h["options"])
         if options:
             rec["options"] = options
@@ -283,16 +283,35 @@ def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]
         yield rec
 
 
-def _event_from_row(row: dict[str, Any]) -> dict[str, Any]:
-    ev: dict[str, Any] = {"type": row["type"]}
-    for col, name in (
-        ("seat", "seat"),
-        ("tile", "tile"),
-        ("from_seat", "from"),
-        ("tiles", "tiles"),
-    ):
-        if row[col] is not None:
-            ev[name] = row[col]
-    if row["extra"] is not None:
-        ev.update(msgspec.json.decode(row["extra"]))
-    return ev
+def _events_by_hand(events: pa.Table) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """Event dicts per hand, in event order, built column by column (the replay's hot
+    path when it reads an archive: no per-row Arrow conversion)."""
+    events = events.sort_by(
+        [("game_id", "ascending"), ("hand_no", "ascending"), ("event_index", "ascending")]
+    )
+    cols = [
+        events.column(c).to_pylist()
+        for c in ("game_id", "hand_no", "type", "seat", "tile", "from_seat", "tiles", "extra")
+    ]
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] = []
+    last: tuple[str, int] | None = None
+    decode = msgspec.json.decode
+    for game_id, hand_no, kind, seat, tile, frm, tiles, extra in zip(*cols, strict=True):
+        key = (game_id, hand_no)
+        if key != last:
+            current = out[key] = []
+            last = key
+        ev: dict[str, Any] = {"type": kind}
+        if seat is not None:
+            ev["seat"] = seat
+        if tile is not None:
+            ev["tile"] = tile
+        if frm is not None:
+            ev["from"] = frm
+        if tiles is not None:
+            ev["tiles"] = tiles
+        if extra is not None:
+            ev.update(decode(extra))
+        current.append(ev)
+    return out
