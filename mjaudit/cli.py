@@ -281,22 +281,51 @@ def _bad_record(fmt: Format, message: str, code: str) -> None:
         )
 
 
+class Cluster(StrEnum):
+    local = "local"
+
+
 @app.command()
 def replay(
     data: DataOpt = DEFAULT_DATA,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes (local pool, or --cluster local).")
+    ] = 1,
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Run the buckets on this Dask scheduler (e.g. tcp://host:8786); its workers "
+            "must see the data folder at the same absolute path.",
+        ),
+    ] = None,
+    cluster: Annotated[
+        Cluster | None,
+        typer.Option(help="Run the buckets on a Dask cluster started here: local (--workers N)."),
+    ] = None,
 ) -> None:
     """Replay every ingested hand into the findings, scores, hand_results and fans tables.
 
     Only games with new or changed hands are replayed on a re-run. The tables are the
-    same byte for byte whatever the number of workers.
+    same byte for byte whatever the number of workers, and whether the buckets run in
+    local processes or on Dask (--scheduler / --cluster local, needs
+    `pip install mahjong-audit\\[distributed]`).
     """
     from ingest.store import DataDirBusy, DataDirError
     from replay.archive import replay_archive
+    from replay.distributed import DistributedUnavailable
 
+    if scheduler is not None and cluster is not None:
+        err.print("[red]error:[/red] give either --scheduler ADDRESS or --cluster local, not both")
+        raise typer.Exit(EXIT_USAGE)
+    if scheduler is not None and workers != 1:
+        err.print(
+            "[red]error:[/red] --workers applies to the local pool and --cluster local; "
+            "with --scheduler the cluster's workers run the buckets"
+        )
+        raise typer.Exit(EXIT_USAGE)
     if not (data / "_manifest.json").exists():
         err.print(
             f"[red]error:[/red] {data}: no data folder here; run `mjaudit ingest FILES --data {data}` first"
@@ -320,9 +349,14 @@ def replay(
                     task, total=n, description=f"replay {n} buckets"
                 ),
                 on_bucket=lambda n: progress.advance(task, n),
+                scheduler=scheduler,
+                cluster=cluster.value if cluster is not None else None,
             )
-    except (DataDirBusy, DataDirError, OSError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+    except (DataDirBusy, DataDirError, OSError, DistributedUnavailable) as exc:
+        from rich.markup import escape
+
+        # escaped: the install hint `mahjong-audit[distributed]` is not rich markup
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(EXIT_USAGE) from None
     table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
     table.add_row("hands", f"{summary.hands}")
@@ -588,7 +622,7 @@ def demo(
     if not log.exists():
         out.print(f"simulating {games} sittings of {ruleset} for a club of {players} ...")
         tmp = log.with_name(log.name + ".tmp")
-        summary = write_simulation(tmp, ruleset, games, seed, players, violations)
+        summary = write_simulation(tmp, ruleset, games, seed, players, violations, workers=2)
         summary.labels_path.replace(log.with_name(log.name.replace(".jsonl", ".labels.jsonl")))
         tmp.replace(log)
     out.print(f"ingesting {log} ...")

@@ -13,8 +13,10 @@ the auditor can be scored against them (``bench/accuracy.py``, ``tests/sim``).
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,10 +44,28 @@ def rulesets() -> tuple[str, ...]:
     return tuple(sorted(REGISTRY))
 
 
+def _play_one(
+    ruleset: str, sitting: Any, seed: int, violations: float
+) -> list[tuple[dict[str, Any], list[Label]]]:
+    """One sitting, in a worker process (module level so it can be pickled)."""
+    sim = REGISTRY[ruleset]
+    return list(sim.play_sitting(sim, sitting, random.Random(seed), violations))
+
+
 def simulate_sittings(
-    ruleset: str, games: int, seed: int = 0, players: int = 12, violations: float = 0.0
+    ruleset: str,
+    games: int,
+    seed: int = 0,
+    players: int = 12,
+    violations: float = 0.0,
+    workers: int = 1,
 ) -> Iterator[tuple[dict[str, Any], list[Label]]]:
-    """Like :func:`simulate`, with the labels as :class:`Label` values."""
+    """Like :func:`simulate`, with the labels as :class:`Label` values.
+
+    Each sitting is played from its own seed, drawn in order from the club's generator,
+    so ``workers`` > 1 plays sittings in parallel (spawned processes) and yields exactly
+    the same hands in the same order.
+    """
     sim = REGISTRY.get(ruleset)
     if sim is None:
         known = ", ".join(rulesets())
@@ -56,13 +76,31 @@ def simulate_sittings(
         raise ValueError("violations is a share of hands, from 0 to 1")
     rng = random.Random(seed)
     members = club_members(rng, players, sim.make_style)
-    for sitting in sittings(sim, games, rng, members):
-        sitting_rng = random.Random(rng.getrandbits(64))
-        yield from sim.play_sitting(sim, sitting, sitting_rng, violations)
+    plan = [(sitting, rng.getrandbits(64)) for sitting in sittings(sim, games, rng, members)]
+    if workers <= 1 or len(plan) < 2:
+        for sitting, sitting_seed in plan:
+            yield from sim.play_sitting(sim, sitting, random.Random(sitting_seed), violations)
+        return
+    ctx = multiprocessing.get_context("spawn")  # polars and fork can deadlock
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        for hands in pool.map(
+            _play_one,
+            [ruleset] * len(plan),
+            [s for s, _ in plan],
+            [k for _, k in plan],
+            [violations] * len(plan),
+            chunksize=4,
+        ):
+            yield from hands
 
 
 def simulate(
-    ruleset: str, games: int, seed: int = 0, players: int = 12, violations: float = 0.0
+    ruleset: str,
+    games: int,
+    seed: int = 0,
+    players: int = 12,
+    violations: float = 0.0,
+    workers: int = 1,
 ) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
     """Play ``games`` sittings of ``ruleset`` with a club of ``players`` members.
 
@@ -71,7 +109,7 @@ def simulate(
     game_id, hand_no, event_index, code, class, seat, violation, reason, note) say what
     the replayer should report. Raises ValueError for an unknown ruleset or bad numbers.
     """
-    for record, labels in simulate_sittings(ruleset, games, seed, players, violations):
+    for record, labels in simulate_sittings(ruleset, games, seed, players, violations, workers):
         yield record, [label.to_json() for label in labels]
 
 
@@ -99,6 +137,7 @@ def write_simulation(
     seed: int = 0,
     players: int = 12,
     violations: float = 0.0,
+    workers: int = 1,
 ) -> SimulationSummary:
     """Write the records to ``path`` (JSON Lines, sorted keys) and the labels beside it."""
     if ruleset not in REGISTRY:  # before any file is created
@@ -111,7 +150,7 @@ def write_simulation(
     hands = n_labels = 0
     game_ids: set[str] = set()
     with out.open("wb") as f, side.open("wb") as g:
-        for record, labels in simulate_sittings(ruleset, games, seed, players, violations):
+        for record, labels in simulate_sittings(ruleset, games, seed, players, violations, workers):
             f.write(canonical_json(record) + b"\n")
             hands += 1
             game_ids.add(record["game_id"])

@@ -128,3 +128,15 @@ def test_rotation_and_rounds(planted) -> None:  # type: ignore[no-untyped-def]
         dealer_won = last["dealer"] in last["result"].get("winners", [])
         assert last["events"][-1]["type"] == "win" and not dealer_won
         assert (last["dealer"] + 1) % n == hands[0]["dealer"]
+
+
+def test_parallel_simulation_writes_the_same_bytes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from replay.sim import write_simulation
+
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    write_simulation(one, "hk-classic", 3, seed=9, violations=0.2)
+    write_simulation(two, "hk-classic", 3, seed=9, violations=0.2, workers=2)
+    assert one.read_bytes() == two.read_bytes()
+    assert (tmp_path / "one.labels.jsonl").read_bytes() == (
+        tmp_path / "two.labels.jsonl"
+    ).read_bytes()
