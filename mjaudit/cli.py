@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     DownloadColumn,
@@ -37,6 +38,11 @@ DataOpt = Annotated[
 DEFAULT_DATA = Path("mjdata")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _error(message: str) -> None:
+    """An error line; the message is escaped so paths like `a[1].jsonl` print as they are."""
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 class InputFormat(StrEnum):
@@ -115,7 +121,7 @@ def ingest(
                 on_progress=lambda n: progress.advance(task, n),
             )
     except (NoInput, DataDirBusy, DataDirError, OSError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
     table = Table(title=f"ingest into {data}", show_header=False, title_justify="left")
@@ -203,15 +209,13 @@ def check(
     from schemas.rulesets import RULESET_IDS
 
     if ruleset is not None and ruleset not in RULESET_IDS:
-        err.print(
-            f"[red]error:[/red] unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})"
-        )
+        _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
         raise typer.Exit(EXIT_USAGE)
     try:
         overrides = _parse_options(option or [])
         paths = expand_paths(files)
     except (NoInput, typer.BadParameter) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
     records = []
     bad = 0
@@ -219,7 +223,7 @@ def check(
         try:
             items = list(read_records(path))
         except OSError as exc:
-            err.print(f"[red]error:[/red] {path}: {exc}")
+            _error(f"{path}: {exc}")
             raise typer.Exit(EXIT_USAGE) from None
         for item in items:
             if isinstance(item, BrokenStream):
@@ -327,9 +331,7 @@ def replay(
         )
         raise typer.Exit(EXIT_USAGE)
     if not (data / "_manifest.json").exists():
-        err.print(
-            f"[red]error:[/red] {data}: no data folder here; run `mjaudit ingest FILES --data {data}` first"
-        )
+        _error(f"{data}: no data folder here; run `mjaudit ingest FILES --data {data}` first")
         raise typer.Exit(EXIT_USAGE)
     progress = Progress(
         "[progress.description]{task.description}",
@@ -353,10 +355,8 @@ def replay(
                 cluster=cluster.value if cluster is not None else None,
             )
     except (DataDirBusy, DataDirError, OSError, DistributedUnavailable) as exc:
-        from rich.markup import escape
-
-        # escaped: the install hint `mahjong-audit[distributed]` is not rich markup
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        # escaped by _error: the install hint `mahjong-audit[distributed]` is not markup
+        _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
     table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
     table.add_row("hands", f"{summary.hands}")
@@ -395,7 +395,7 @@ def show(
 
     store = DataDir(data)
     if not store.exists():
-        err.print(f"[red]error:[/red] {data}: no data folder here")
+        _error(f"{data}: no data folder here")
         raise typer.Exit(EXIT_USAGE)
     key = (pl.col("game_id") == game_id) & (pl.col("hand_no") == hand_no)
     tables = {
@@ -404,7 +404,7 @@ def show(
     }
     records = list(records_from_tables(tables))
     if not records:
-        err.print(f"[red]error:[/red] no hand {hand_no} of game {game_id!r} in {data}")
+        _error(f"no hand {hand_no} of game {game_id!r} in {data}")
         raise typer.Exit(EXIT_USAGE)
     rec = records[0]
     if not supported(rec["ruleset"]):
@@ -412,7 +412,7 @@ def show(
         raise typer.Exit(EXIT_USAGE)
     n = len(rec["events"])
     if at is not None and not 0 <= at < n:
-        err.print(f"[red]error:[/red] --at {at}: the hand has events 0-{n - 1}")
+        _error(f"--at {at}: the hand has events 0-{n - 1}")
         raise typer.Exit(EXIT_USAGE)
     out.print(
         position_text(replay_to(rec, n - 1 if at is None else at), n - 1 if at is None else at),
@@ -444,7 +444,7 @@ def simulate(
     try:
         summary = write_simulation(path, ruleset, games, seed, players, violations)
     except ValueError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
     out.print(
         f"wrote {summary.hands} hands of {summary.games} sittings to {summary.path}"
@@ -506,7 +506,7 @@ def stats(
     try:
         con = connect(data)
     except FileNotFoundError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
     filters = Filters(
         ruleset=ruleset,

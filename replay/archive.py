@@ -28,6 +28,7 @@ from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
+CHUNK_GAMES = 200  # games read and replayed at once inside a bucket (bounds memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
     "findings": ["game_id", "hand_no", "seq"],
@@ -121,25 +122,34 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
     complete output tables.
     """
     data = DataDir(root)
-    tables = _read_games(data, games)
-    hashes = dict(
-        zip(
+    parts: dict[str, list[pa.Table]] = {name: [] for name in REPLAY_TABLES}
+    # A chunk of games at a time, so memory does not grow with the size of a bucket.
+    for start in range(0, len(games), CHUNK_GAMES):
+        chunk = games[start : start + CHUNK_GAMES]
+        tables = _read_games(data, chunk)
+        hashes = dict(
             zip(
-                tables["hands"]["game_id"].to_pylist(),
-                tables["hands"]["hand_no"].to_pylist(),
+                zip(
+                    tables["hands"]["game_id"].to_pylist(),
+                    tables["hands"]["hand_no"].to_pylist(),
+                    strict=True,
+                ),
+                tables["hands"]["content_hash"].to_pylist(),
                 strict=True,
-            ),
-            tables["hands"]["content_hash"].to_pylist(),
-            strict=True,
+            )
         )
-    )
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in REPLAY_TABLES}
-    for rep in replay_games(records_from_tables(tables)):
-        for name, new in report_rows(rep, hashes[(rep.game_id, rep.hand_no)]).items():
-            rows[name].extend(new)
+        rows: dict[str, list[dict[str, Any]]] = {name: [] for name in REPLAY_TABLES}
+        for rep in replay_games(records_from_tables(tables)):
+            for name, new in report_rows(rep, hashes[(rep.game_id, rep.hand_no)]).items():
+                rows[name].extend(new)
+        del tables
+        for name, schema in REPLAY_TABLES.items():
+            parts[name].append(pa.Table.from_pylist(rows[name], schema=schema))
     out: dict[str, pa.Table] = {}
     for name, schema in REPLAY_TABLES.items():
-        fresh = pl.from_arrow(pa.Table.from_pylist(rows[name], schema=schema))
+        fresh = pl.from_arrow(
+            pa.concat_tables(parts[name]) if parts[name] else schema.empty_table()
+        )
         files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
         old = (
             pl.scan_parquet(files).filter(pl.col("game_id").is_in(games).not_()).collect()
@@ -177,8 +187,25 @@ def replay_archive(
     wait: bool = False,
     on_bucket: Callable[[int], None] = lambda n: None,
     on_total: Callable[[int], None] = lambda n: None,
+    scheduler: str | None = None,
+    cluster: str | None = None,
 ) -> ReplaySummary:
-    """Bring the replay tables of the data folder up to date with its hands."""
+    """Bring the replay tables of the data folder up to date with its hands.
+
+    By default the buckets run in this process (``workers`` = 1) or a local process pool.
+    With ``scheduler`` (a Dask scheduler address, e.g. ``tcp://host:8786``) or ``cluster``
+    = ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes) they run as Dask
+    tasks (:mod:`replay.distributed`); the output is the same byte for byte.
+    """
+    distributed = scheduler is not None or cluster is not None
+    if distributed:
+        from replay.distributed import require_dask
+
+        if scheduler is not None and cluster is not None:
+            raise ValueError("give either a Dask scheduler address or cluster='local', not both")
+        if cluster is not None and cluster != "local":
+            raise ValueError(f"unknown cluster {cluster!r} (expected 'local')")
+        require_dask()
     data = DataDir(root)
     summary = ReplaySummary()
     with data.writing(wait=wait):
@@ -186,7 +213,18 @@ def replay_archive(
         on_total(len(todo))
         results: dict[int, dict[str, pa.Table]] = {}
         jobs = sorted(todo.items())
-        if workers > 1 and len(jobs) > 1:
+        if distributed:
+            from replay.distributed import replay_buckets_on_dask
+
+            # Workers elsewhere need the folder by absolute path (a shared filesystem).
+            results = replay_buckets_on_dask(
+                str(data.root.resolve()),
+                jobs,
+                scheduler=scheduler,
+                local_workers=workers,
+                on_bucket=on_bucket,
+            )
+        elif workers > 1 and len(jobs) > 1:
             ctx = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
                 futures = {b: pool.submit(replay_bucket, str(data.root), b, g) for b, g in jobs}
