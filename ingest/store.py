@@ -39,11 +39,21 @@ LAYOUT = "mjdata/1"
 
 @dataclass(frozen=True)
 class Part:
-    """Rows to add to ``table`` as one new file named ``{stem}-{version}.parquet``."""
+    """Rows to add to ``table`` as one new file ``{table}/{partition}/{stem}-{version}.parquet``.
+
+    ``partition`` is a Hive-style folder such as ``ruleset=hk-mahjongo/month=2026-03``
+    (empty: directly in the table's folder).
+    """
 
     table: str
     data: pa.Table
     stem: str = "part"
+    partition: str = ""
+
+
+def _stem(rel: str) -> str:
+    """``hands/part-00000012.parquet`` -> ``part``."""
+    return rel.rsplit("/", 1)[-1].rsplit("-", 1)[0]
 
 
 class DataDirBusy(RuntimeError):
@@ -152,9 +162,11 @@ class DataDir:
             folder = self.root / table
             if not folder.is_dir():
                 continue
-            for path in folder.iterdir():
-                rel = f"{table}/{path.name}"
-                if rel not in known and (path.suffix == ".parquet" or path.name.endswith(".tmp")):
+            for path in folder.rglob("*"):
+                rel = path.relative_to(self.root).as_posix()
+                if not path.is_file() or rel in known:
+                    continue
+                if path.suffix == ".parquet" or path.name.endswith(".tmp"):
                     path.unlink()
 
     def commit(self, tables: dict[str, pa.Table], allow_empty: bool = False) -> int:
@@ -177,7 +189,8 @@ class DataDir:
         version = manifest["version"] + 1
         written: list[tuple[str, str]] = []
         for part in parts:
-            folder = self.root / part.table
+            sub = f"{part.table}/{part.partition}" if part.partition else part.table
+            folder = self.root / sub
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{part.stem}-{version:08d}.parquet"
             tmp = folder / f".{name}.tmp"
@@ -190,11 +203,11 @@ class DataDir:
             with open(tmp, "rb+") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, folder / name)
-            written.append((part.table, f"{part.table}/{name}"))
+            written.append((part.table, f"{sub}/{name}"))
         dropped = set(remove)
         if not written and not dropped:
             return manifest["version"]
-        for folder in {self.root / table for table, _ in written}:
+        for folder in {(self.root / rel).parent for _, rel in written}:
             _fsync_dir(folder)
         new_tables = {
             t: [rel for rel in files if rel not in dropped]
@@ -208,6 +221,48 @@ class DataDir:
         )
         self.build_catalog()
         return version
+
+    def compact(self, tables: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
+        """Merge the files of each table partition into one, in one atomic commit.
+
+        Ingest writes a file per batch and partition, so a folder fed many small ingests
+        collects many small files; compaction rewrites each partition that has more than
+        one file as a single file sorted by key (the rows are unchanged). Returns, per
+        table, the number of files before and after.
+        """
+        manifest = self.manifest()["tables"]
+        parts: list[Part] = []
+        remove: list[str] = []
+        counts: dict[str, tuple[int, int]] = {}
+        for table in tables or [t for t in self.schemas if t in manifest]:
+            groups: dict[str, list[str]] = {}
+            for rel in manifest.get(table, []):
+                folder = rel.rsplit("/", 1)[0]
+                groups.setdefault(folder, []).append(rel)
+            after = 0
+            for folder, rels in sorted(groups.items()):
+                stems = {_stem(rel) for rel in rels}
+                if len(rels) < 2 or stems - {"part"}:  # bucket files are kept per bucket
+                    after += len(rels)
+                    continue
+                merged = pa.concat_tables(
+                    [pq.read_table(self.root / r, schema=self.schemas[table]) for r in rels]
+                )
+                keys = [
+                    c
+                    for c in ("game_id", "hand_no", "seat", "event_index")
+                    if c in merged.column_names
+                ]
+                if keys:
+                    merged = merged.sort_by([(k, "ascending") for k in keys])
+                partition = folder.split("/", 1)[1] if "/" in folder else ""
+                parts.append(Part(table, merged, "compact", partition))
+                remove.extend(rels)
+                after += 1
+            counts[table] = (sum(len(v) for v in groups.values()), after)
+        if parts or remove:
+            self.commit_parts(parts, remove)
+        return counts
 
     def build_catalog(self) -> None:
         """Write ``catalog.duckdb``: one view per table over its committed files.

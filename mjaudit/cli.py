@@ -421,6 +421,34 @@ def show(
 
 
 @app.command()
+def compact(
+    data: DataOpt = DEFAULT_DATA,
+    wait: Annotated[
+        bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
+    ] = False,
+) -> None:
+    """Merge the small files of each table partition into one (rows unchanged, atomic)."""
+    from ingest.store import DataDir, DataDirBusy, DataDirError
+
+    store = DataDir(data)
+    if not store.exists():
+        _error(f"{data}: no data folder here")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        with store.writing(wait=wait):
+            counts = store.compact()
+    except (DataDirBusy, DataDirError, OSError) as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    table = Table(title=f"compact {data}", title_justify="left")
+    for col in ("table", "files before", "files after"):
+        table.add_column(col, justify="left" if col == "table" else "right")
+    for name, (before, after) in counts.items():
+        table.add_row(name, str(before), str(after))
+    out.print(table)
+
+
+@app.command()
 def simulate(
     ruleset: Annotated[str, typer.Option(help="hk-classic, hk-mahjongo or hk-mahjongo-2p.")],
     games: Annotated[int, typer.Option(min=1, help="Sittings to play.")],
