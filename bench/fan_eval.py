@@ -95,8 +95,7 @@ def main() -> None:
     hands = [random_win(rng) for _ in range(n)]
     assert all(evaluate(h, HK_CLASSIC) is not None for h in hands)
     bench("hk-classic (section5)", hands, HK_CLASSIC)
-    bench("hk-classic (section6)", hands,
-          options_for("hk-classic", {"fan_value_set": "section6"}))
+    bench("hk-classic (section6)", hands, options_for("hk-classic", {"fan_value_set": "section6"}))
     bench("hk-mahjongo", hands, HK_MAHJONGO)
     t0 = time.perf_counter()
     for i in range(n):

@@ -59,10 +59,14 @@ def main() -> None:
     reports = list(replay_games(recs))
     dt = time.perf_counter() - t0
     wins = sum(1 for r in reports if r.winners)
-    print(f"source {args.source} ({args.ruleset if args.source == 'sim' else 'hk-mahjongo'}): "
-          f"{len(recs)} hands, {events / len(recs):.0f} events/hand, {wins} wins "
-          f"(generated and parsed in {prep:.1f} s)")
-    print(f"replay: {dt:.2f} s, {len(recs) / dt:,.0f} hands/s, {events / dt:,.0f} events/s (one core)")
+    print(
+        f"source {args.source} ({args.ruleset if args.source == 'sim' else 'hk-mahjongo'}): "
+        f"{len(recs)} hands, {events / len(recs):.0f} events/hand, {wins} wins "
+        f"(generated and parsed in {prep:.1f} s)"
+    )
+    print(
+        f"replay: {dt:.2f} s, {len(recs) / dt:,.0f} hands/s, {events / dt:,.0f} events/s (one core)"
+    )
     rng = random.Random(7)
     ctxs = [random_win(rng) for _ in range(5000)]
     for name in ("hk-classic", "hk-mahjongo"):

@@ -83,15 +83,20 @@ def main() -> None:
         if not log.exists():
             t = time.perf_counter()
             size = write_jsonl(str(log), n, seed=n)
-            print(f"{n:>9} {'generate':>8} {time.perf_counter() - t:>8.1f} "
-                  f"{'':>9} {size / 1e6 / (time.perf_counter() - t):>6.1f}")
+            print(
+                f"{n:>9} {'generate':>8} {time.perf_counter() - t:>8.1f} "
+                f"{'':>9} {size / 1e6 / (time.perf_counter() - t):>6.1f}"
+            )
         shutil.rmtree(data, ignore_errors=True)
         for stage in ("ingest", "replay", "stats"):
             r = run_stage(stage, log=str(log), data=str(data), workers=args.workers)
             rows.append((n, stage, r))
             mbs = f"{r['bytes'] / 1e6 / r['seconds']:>6.1f}" if "bytes" in r else f"{'':>6}"
-            print(f"{n:>9} {stage:>8} {r['seconds']:>8.1f} {n / r['seconds']:>9,.0f} {mbs} "
-                  f"{r['peak_mb']:>7.0f}MB", flush=True)
+            print(
+                f"{n:>9} {stage:>8} {r['seconds']:>8.1f} {n / r['seconds']:>9,.0f} {mbs} "
+                f"{r['peak_mb']:>7.0f}MB",
+                flush=True,
+            )
         if not args.keep:
             log.unlink()
     if len(sizes) > 1:
@@ -100,8 +105,10 @@ def main() -> None:
         for stage in ("ingest", "replay", "stats"):
             a = next(r for n, s, r in rows if n == first and s == stage)
             b = next(r for n, s, r in rows if n == last and s == stage)
-            print(f"  {stage:>7}: time x{b['seconds'] / a['seconds']:.1f}, "
-                  f"peak RSS x{b['peak_mb'] / a['peak_mb']:.2f}")
+            print(
+                f"  {stage:>7}: time x{b['seconds'] / a['seconds']:.1f}, "
+                f"peak RSS x{b['peak_mb'] / a['peak_mb']:.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -9,9 +9,10 @@ because records already present are recognised by key and content hash and skipp
 
 from __future__ import annotations
 
+import csv
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,8 +21,11 @@ import pyarrow as pa
 
 from ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from ingest.sources import (
+    DEFAULT_LIMITS,
     BrokenStream,
+    Limits,
     RawRecord,
+    Refused,
     expand_paths,
     is_log_file,
     read_records,
@@ -31,6 +35,9 @@ from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_object, 
 from schemas.rows import RowBuffers
 
 BATCH_BYTES = 16 << 20
+# What a quarantine row costs in a batch beyond its raw bytes and message, so that a file of
+# millions of tiny bad lines is committed in batches of bounded memory too.
+QUARANTINE_ROW_BYTES = 256
 
 
 def raw_hash(raw: bytes) -> str:
@@ -86,6 +93,11 @@ class Ingestor:
             parsed = parse_record(item.raw)
         except RecordError as err:
             self._quarantine(source, item.line, err, item.raw)
+        except RecursionError:  # read_records screens nesting; this is the safety net
+            err = RecordError(
+                ErrorCode.RECORD_TOO_LARGE, "$", "refused: the record nests too deeply"
+            )
+            self._quarantine(source, item.line, err, item.raw)
         else:
             self._add_parsed(source, item.line, parsed, item.raw)
 
@@ -119,6 +131,13 @@ class Ingestor:
             return
         self.add_parsed(source, item.line, parsed, item.raw, "sheet")
 
+    def add_refused(self, source: str, item: Refused) -> None:
+        """A record refused by an input limit; the rest of the file is still read."""
+        self.summary.records += 1
+        self._quarantine(
+            source, item.line, RecordError(ErrorCode(item.code), "", item.message), item.raw
+        )
+
     def add_broken(self, source: str, item: BrokenStream) -> None:
         self.summary.broken_files.append(source)
         err = RecordError(ErrorCode.FILE_TRUNCATED, "", item.message)
@@ -137,10 +156,13 @@ class Ingestor:
         (buffers or self.batch.buffers).quarantine(
             source, line, str(err.code), err.path or None, message, raw, raw_hash(raw), key
         )
-        if buffers is None:
-            self.batch.nbytes += len(raw)
         if len(self.summary.messages) < self.MAX_MESSAGES:
             self.summary.messages.append(message)
+        if buffers is None:  # a row costs more than its raw bytes: count that too
+            self.batch.nbytes += len(raw) + len(message) + QUARANTINE_ROW_BYTES
+            # a file of nothing but bad records is committed in bounded batches as well
+            if self.batch.nbytes >= self.batch_bytes:
+                self.flush()
 
     def flush(self) -> None:
         """Drop records already present, quarantine key conflicts, commit the rest."""
@@ -227,6 +249,25 @@ class Ingestor:
         return fresh.to_arrow()
 
 
+def sheet_items(path: Path) -> Iterator[SheetItem]:
+    """The items of :func:`ingest.sheets.read_sheet`; if the reader fails part way (the
+    ``csv`` module refuses some inputs, e.g. a bare carriage return in a field), the rest
+    of the file becomes one quarantined item instead of an exception."""
+    last = 0
+    try:
+        for item in read_sheet(path):
+            last = max(last, item.line)
+            yield item
+    except csv.Error as exc:
+        rest = b"\n".join(path.read_bytes().split(b"\n")[last:])
+        yield SheetProblem(
+            last + 1,
+            rest,
+            "SHEET_UNPARSEABLE",
+            f"the sheet cannot be read from here on ({exc}); the {last} lines before were read",
+        )
+
+
 def ingest(
     paths: Iterable[str],
     data_dir: Path | str,
@@ -236,11 +277,13 @@ def ingest(
     on_progress: Callable[[int], None] = lambda n: None,
     batch_bytes: int = BATCH_BYTES,
     fmt: str = "auto",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> IngestSummary:
     """Ingest every log file or score sheet under ``paths`` into ``data_dir``.
 
     ``fmt``: ``auto`` (by file name, and for sheets found in folders by content), ``mjlog``
-    or ``hk-sheet`` (every file is read as that format).
+    or ``hk-sheet`` (every file is read as that format). ``limits``: the input limits of
+    :mod:`ingest.sources` (record size, nesting, decompressed size and ratio).
     """
     args = list(paths)
     files = expand_paths(args, any_named_file=fmt != "auto")
@@ -269,11 +312,13 @@ def ingest(
             source = str(path.resolve())  # one name per file, however it was given
             if kinds[path] == "hk-sheet":
                 progress(path.stat().st_size)
-                for sheet_item in read_sheet(path):
+                for sheet_item in sheet_items(path):
                     ingestor.add_sheet_item(source, sheet_item)
                 continue
-            for item in read_records(path, progress):
-                if isinstance(item, BrokenStream):
+            for item in read_records(path, progress, limits):
+                if isinstance(item, Refused):
+                    ingestor.add_refused(source, item)
+                elif isinstance(item, BrokenStream):
                     ingestor.add_broken(source, item)
                 else:
                     ingestor.add_record(source, item)

@@ -245,10 +245,8 @@ def _read_text(path: Path, data: bytes) -> Iterator[SheetItem]:
                 f"got {len(tokens)} items",
             )
             continue
-        if (
-            all(ENTRY.match(t) for t in tokens)
-            or (not all(NAME.match(t) for t in tokens)
-            and any(ENTRY.match(t) for t in tokens))
+        if all(ENTRY.match(t) for t in tokens) or (
+            not all(NAME.match(t) for t in tokens) and any(ENTRY.match(t) for t in tokens)
         ):
             yield _game(state, path, number, raw, tokens)
             continue
@@ -260,7 +258,7 @@ def _read_text(path: Path, data: bytes) -> Iterator[SheetItem]:
 def _read_csv(path: Path, data: bytes) -> Iterator[SheetItem]:
     text = data.decode("utf-8", errors="replace")
     lines = text.splitlines(keepends=True)
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))  # csv handles bare CR itself
     header = next(reader, None)
     if header is None or [c.strip().lower() for c in header] != CSV_HEADER:
         yield SheetProblem(

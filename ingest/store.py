@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import duckdb
 import filelock
@@ -87,6 +87,12 @@ class DataDir:
 
     def __init__(self, root: Path | str, schemas: dict[str, pa.Schema] | None = None) -> None:
         self.root = Path(root)
+        if "?" in str(self.root.resolve()):
+            # DuckDB reads "?" in a database path as the start of connection options.
+            raise DataDirError(
+                f"{root}: a data folder whose path contains '?' cannot hold the DuckDB "
+                "catalog; choose another name"
+            )
         self.schemas = dict(ALL_TABLES if schemas is None else schemas)
 
     # -- reading -----------------------------------------------------------------------
@@ -99,6 +105,14 @@ class DataDir:
             manifest = json.loads(path.read_text())
         except (OSError, ValueError) as exc:
             raise DataDirError(f"{path}: unreadable manifest ({exc})") from exc
+        for rels in manifest.get("tables", {}).values():
+            for rel in rels:
+                parts = PurePosixPath(rel).parts
+                if not isinstance(rel, str) or PurePosixPath(rel).is_absolute() or ".." in parts:
+                    raise DataDirError(
+                        f"{path}: names {rel!r}, which is outside the data folder; "
+                        "the manifest has been edited or damaged"
+                    )
         if manifest.get("layout") != LAYOUT:
             raise DataDirError(
                 f"{path}: not an mjaudit data folder (layout {manifest.get('layout')!r})"
@@ -116,7 +130,7 @@ class DataDir:
         files = self.files(table)
         if not files:
             return pl.LazyFrame(schema=pl.from_arrow(self.schemas[table].empty_table()).schema)
-        return pl.scan_parquet(files)
+        return pl.scan_parquet(files, glob=False)  # a folder may be named like a pattern
 
     def read(self, table: str) -> pa.Table:
         files = self.files(table)

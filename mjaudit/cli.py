@@ -228,7 +228,8 @@ def check(
         for item in items:
             if isinstance(item, BrokenStream):
                 bad += 1
-                _bad_record(fmt, f"{path}:{item.line}: {item.message}", "FILE_TRUNCATED")
+                code = getattr(item, "code", "FILE_TRUNCATED")  # Refused records carry theirs
+                _bad_record(fmt, f"{path}:{item.line}: {item.message}", code)
                 continue
             try:
                 rec = parse_record(item.raw).record
@@ -387,13 +388,18 @@ def show(
     """Print the table at one event of an ingested hand, with the findings so far."""
     import polars as pl
 
-    from ingest.store import DataDir
+    from ingest.store import DataDir, DataDirError
     from replay.engine import supported
     from replay.hk.replayer import replay_to
     from replay.render import position_text
     from schemas.rows import records_from_tables
 
-    store = DataDir(data)
+    try:
+        store = DataDir(data)
+        store.manifest()
+    except DataDirError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
     if not store.exists():
         _error(f"{data}: no data folder here")
         raise typer.Exit(EXIT_USAGE)
@@ -430,7 +436,11 @@ def compact(
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
     from ingest.store import DataDir, DataDirBusy, DataDirError
 
-    store = DataDir(data)
+    try:
+        store = DataDir(data)
+    except DataDirError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
     if not store.exists():
         _error(f"{data}: no data folder here")
         raise typer.Exit(EXIT_USAGE)
@@ -530,10 +540,11 @@ def stats(
     hands whose winning tile they discarded / hands.
     """
     from dashboards.queries import Filters, connect, player_stats, summary_tsv
+    from ingest.store import DataDirError
 
     try:
         con = connect(data)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, DataDirError) as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
     filters = Filters(

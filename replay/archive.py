@@ -152,7 +152,9 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
         )
         files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
         old = (
-            pl.scan_parquet(files).filter(pl.col("game_id").is_in(games).not_()).collect()
+            pl.scan_parquet(files, glob=False)
+            .filter(pl.col("game_id").is_in(games).not_())
+            .collect()
             if files
             else fresh.clear()
         )

@@ -127,8 +127,15 @@ def standard_decompositions(counts: Sequence[int]) -> tuple[Decomposition, ...]:
             if pairs_needed < 0:
                 return ()
         key = (
-            n[0] * 100000000 + n[1] * 10000000 + n[2] * 1000000 + n[3] * 100000
-            + n[4] * 10000 + n[5] * 1000 + n[6] * 100 + n[7] * 10 + n[8]
+            n[0] * 100000000
+            + n[1] * 10000000
+            + n[2] * 1000000
+            + n[3] * 100000
+            + n[4] * 10000
+            + n[5] * 1000
+            + n[6] * 100
+            + n[7] * 10
+            + n[8]
         )
         options = _suit_splits_at(base, key, r == 2) if key else _EMPTY
         if not options:

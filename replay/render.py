@@ -33,7 +33,13 @@ def report_text(rep: HandReport) -> str:
         lines.append("  result: not settled (the log is corrupt)")
         return "\n".join(lines)
     if rep.winners:
-        how = "self-drawn" if rep.self_drawn else f"on {names[rep.discarder]}'s discard" if rep.discarder is not None else ""
+        how = (
+            "self-drawn"
+            if rep.self_drawn
+            else f"on {names[rep.discarder]}'s discard"
+            if rep.discarder is not None
+            else ""
+        )
         lines.append(f"  winner: {', '.join(names[w] for w in rep.winners)} {how}".rstrip())
         pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
         lines.append(f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}")
@@ -72,7 +78,11 @@ def position_text(hand: HKHand, at: int | None) -> str:
         if hand.flowers[seat]:
             lines.append(f"    flowers:  {' '.join(CODES[t] for t in hand.flowers[seat])}")
         discards = " ".join(CODES[d.tile] + ("*" if d.claimed else "") for d in hand.discards[seat])
-        lines.append(f"    discards: {discards or '-'}  (* = claimed)" if "*" in discards else f"    discards: {discards or '-'}")
+        lines.append(
+            f"    discards: {discards or '-'}  (* = claimed)"
+            if "*" in discards
+            else f"    discards: {discards or '-'}"
+        )
     shown = [f for f in hand.findings if at is None or f.event_index is None or f.event_index <= at]
     if shown:
         lines.append("  findings so far:")

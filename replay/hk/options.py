@@ -202,8 +202,7 @@ def _score_table(v: object) -> object:
         if all(p is not None for p in pairs):
             return pairs
     raise _Bad(
-        "'half_spicy_full_resp', 'spicy_full_resp' or a custom list of 8 [D, S] pairs "
-        "for fan 3-10"
+        "'half_spicy_full_resp', 'spicy_full_resp' or a custom list of 8 [D, S] pairs for fan 3-10"
     )
 
 
@@ -362,7 +361,5 @@ def options_for(ruleset: str, overrides: Mapping[str, object] | None = None) -> 
         try:
             changes[name] = check(value)
         except _Bad as bad:
-            raise OptionError(
-                f"{ruleset} option {name!r}: expected {bad}; got {value!r}"
-            ) from None
+            raise OptionError(f"{ruleset} option {name!r}: expected {bad}; got {value!r}") from None
     return dataclasses.replace(preset, **changes)  # type: ignore[arg-type]

@@ -471,9 +471,18 @@ _SECTION6 = {
 # option variants of rows 4 and 14).
 _CLASSIC_13_STACKS = frozenset(
     {
-        "thirteen_orphans", "self_draw", "concealed_self_draw", "concealed_on_discard",
-        "seat_flower", "no_flowers", "flower_set", "robbing_the_kong", "last_tile_draw",
-        "last_discard", "heavenly_hand", "earthly_hand",
+        "thirteen_orphans",
+        "self_draw",
+        "concealed_self_draw",
+        "concealed_on_discard",
+        "seat_flower",
+        "no_flowers",
+        "flower_set",
+        "robbing_the_kong",
+        "last_tile_draw",
+        "last_discard",
+        "heavenly_hand",
+        "earthly_hand",
     }
 )
 

@@ -179,14 +179,13 @@ def _split(p: _Prepared, dec: Decomposition) -> SplitFacts:
     win = h.ctx.win_tile
     # The set a winning discard completes is not concealed (§0), unless the tile can sit in
     # a chow of this split instead, which is the reading that scores best.
-    if (
-        not h.self_drawn
-        and win in dec.pungs
-        and not any(c <= win <= c + 2 for c in dec.chows)
-    ):
+    if not h.self_drawn and win in dec.pungs and not any(c <= win <= c + 2 for c in dec.chows):
         concealed_pungs -= 1
     return SplitFacts(
-        dec.structure, dec.pair, p.meld_chows + dec.chows, p.meld_pungs + dec.pungs,
+        dec.structure,
+        dec.pair,
+        p.meld_chows + dec.chows,
+        p.meld_pungs + dec.pungs,
         concealed_pungs,
     )
 

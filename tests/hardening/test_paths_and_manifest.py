@@ -1,0 +1,49 @@
+"""Data folders with odd names, and manifests that point outside the folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bench.synthlog import write_jsonl
+from ingest.pipeline import ingest
+from ingest.store import DataDir, DataDirError
+from mjaudit.cli import app
+
+runner = CliRunner()
+
+
+def test_a_data_folder_named_like_a_glob_pattern_works(tmp_path: Path) -> None:
+    log = tmp_path / "a.jsonl"
+    write_jsonl(str(log), 3, seed=2)
+    data = tmp_path / "club [2026]"
+    assert ingest([str(log)], data).hands_added == 3
+    assert ingest([str(log)], data).skipped_present == 3  # scanning the folder still works
+    assert DataDir(data).scan("hands").collect().height == 3
+
+
+def test_a_data_folder_with_a_question_mark_is_refused_clearly(tmp_path: Path) -> None:
+    log = tmp_path / "a.jsonl"
+    write_jsonl(str(log), 1, seed=2)
+    result = runner.invoke(app, ["ingest", str(log), "--data", str(tmp_path / "what?")])
+    assert result.exit_code == 2
+    assert "contains '?'" in result.output
+
+
+def test_a_manifest_naming_files_outside_the_folder_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "a.jsonl"
+    write_jsonl(str(log), 2, seed=2)
+    data = tmp_path / "data"
+    ingest([str(log)], data)
+    manifest = json.loads((data / "_manifest.json").read_text())
+    manifest["tables"]["hands"].append("../../../etc/passwd")
+    (data / "_manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataDirError, match="outside the data folder"):
+        DataDir(data).files("hands")
+    for args in (["stats", "--data", str(data)], ["show", "g", "1", "--data", str(data)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert "outside the data folder" in result.output
