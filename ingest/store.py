@@ -249,8 +249,18 @@ class DataDir:
         remove: list[str] = []
         counts: dict[str, tuple[int, int]] = {}
         for table in tables or [t for t in self.schemas if t in manifest]:
+            rels_all = manifest.get(table, [])
+            # The empty file every table starts with is dropped once others hold the rows.
+            empty = [r for r in rels_all if pq.ParquetFile(self.root / r).metadata.num_rows == 0]
+            if len(empty) < len(rels_all):
+                remove.extend(empty)
+            else:
+                empty = empty[1:]
+                remove.extend(empty)
             groups: dict[str, list[str]] = {}
-            for rel in manifest.get(table, []):
+            for rel in rels_all:
+                if rel in empty:
+                    continue
                 folder = rel.rsplit("/", 1)[0]
                 groups.setdefault(folder, []).append(rel)
             after = 0
@@ -273,7 +283,7 @@ class DataDir:
                 parts.append(Part(table, merged, "compact", partition))
                 remove.extend(rels)
                 after += 1
-            counts[table] = (sum(len(v) for v in groups.values()), after)
+            counts[table] = (len(rels_all), after)
         if parts or remove:
             self.commit_parts(parts, remove)
         return counts
@@ -302,5 +312,7 @@ class DataDir:
         for name, rels in sorted(self.manifest()["tables"].items()):
             files = [str((self.root / rel).resolve()) for rel in rels]
             listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-            source = f"read_parquet([{listing}], union_by_name=true)"
+            # hive_partitioning off: the ruleset=/month= folders only group files; the
+            # columns are in the files themselves.
+            source = f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')

@@ -54,3 +54,41 @@ def test_compact_merges_small_files_and_keeps_every_row(tmp_path: Path) -> None:
 def test_compact_on_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["compact", "--data", str(tmp_path / "none")])
     assert result.exit_code == 2
+
+
+def test_ingest_writes_one_partition_per_ruleset_and_local_month(tmp_path: Path) -> None:
+    import msgspec
+
+    from bench.synthlog import records
+
+    def write(name: str, recs: list[dict]) -> Path:
+        path = tmp_path / name
+        path.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in recs))
+        return path
+
+    january = list(records(4, seed=1))  # 2026-01-01 evening, +07:00
+    late = [dict(r, game_id="late", started_at="2026-01-31T23:30:00+07:00") for r in january[:2]]
+    utc_feb = [dict(r, game_id="utc", started_at="2026-01-31T17:30:00+00:00") for r in january[:1]]
+    root = tmp_path / "data"
+    ingest([str(write("jan.jsonl", january + late + utc_feb))], root)
+    data = DataDir(root)
+    folders = sorted({f.parent.relative_to(root / "hands").as_posix() for f in data.files("hands")})
+    # 23:30 at +07:00 is still January locally; 17:30 UTC is in January too (offset 0)
+    assert folders == [".", "ruleset=hk-mahjongo/month=2026-01"]
+    march = [dict(r, game_id="march", started_at="2026-03-05T20:00:00+08:00") for r in january[:2]]
+    no_time = [
+        {k: v for k, v in r.items() if k != "started_at"} | {"game_id": "undated"}
+        for r in january[:1]
+    ]
+    before = set(data.files("events"))
+    ingest([str(write("more.jsonl", march + no_time))], root)
+    added = {
+        f.parent.relative_to(root / "events").as_posix() for f in set(data.files("events")) - before
+    }
+    assert added == {"ruleset=hk-mahjongo/month=2026-03", "ruleset=hk-mahjongo/month=unknown"}
+    counts = (
+        duckdb.connect(str(root / "catalog.duckdb"), read_only=True)
+        .execute("select count(*), count(distinct game_id) from hands")
+        .fetchone()
+    )
+    assert counts == (10, 5)

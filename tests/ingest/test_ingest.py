@@ -51,14 +51,23 @@ def small(n: int, game: str = "g1", first: int = 1) -> list[dict[str, Any]]:
 
 
 def manifest_files(data_dir: Path) -> dict[str, list[str]]:
-    return {t: [p.name for p in DataDir(data_dir).files(t)] for t in TABLES}
+    """Per table, the committed files relative to the table's folder (partition folders
+    included, e.g. ``ruleset=hk-classic/month=2026-03/part-00000002.parquet``)."""
+    return {
+        t: [p.relative_to(data_dir / t).as_posix() for p in DataDir(data_dir).files(t)]
+        for t in TABLES
+    }
 
 
 def unlisted_files(data_dir: Path) -> dict[str, list[str]]:
     """Files in the table folders that the manifest does not name (crash leftovers)."""
     listed = manifest_files(data_dir)
     return {
-        t: sorted(p.name for p in (data_dir / t).iterdir() if p.name not in listed[t])
+        t: sorted(
+            p.relative_to(data_dir / t).as_posix()
+            for p in (data_dir / t).rglob("*")
+            if p.is_file() and p.relative_to(data_dir / t).as_posix() not in listed[t]
+        )
         for t in TABLES
         if (data_dir / t).is_dir()
     }
@@ -463,20 +472,22 @@ def test_crash_between_batches_keeps_committed_batches_and_rerun_completes(
     recs = small(5)
     log = write_lines(tmp_path / "night.jsonl", [line(r) for r in recs])
     data = tmp_path / "data"
-    real_commit = DataDir.commit
+    real_commit = DataDir.commit_parts
     batches = []
 
-    def failing_commit(self: DataDir, tables: dict, allow_empty: bool = False) -> int:
-        if not allow_empty:
-            batches.append(tables["hands"].num_rows)
+    def failing_commit(self: DataDir, parts: Any, remove: Any = ()) -> int:
+        parts = list(parts)
+        hands = [p for p in parts if p.table == "hands" and p.data.num_rows]
+        if hands:  # a batch (the first, empty commit has no rows)
+            batches.append(sum(p.data.num_rows for p in hands))
             if len(batches) == 2:
                 raise RuntimeError("simulated crash in batch 2")
-        return real_commit(self, tables, allow_empty)
+        return real_commit(self, parts, remove)
 
-    monkeypatch.setattr(DataDir, "commit", failing_commit)
+    monkeypatch.setattr(DataDir, "commit_parts", failing_commit)
     with pytest.raises(RuntimeError, match="simulated crash"):
         ingest([str(log)], data, batch_bytes=1)  # one record per batch
-    monkeypatch.setattr(DataDir, "commit", real_commit)
+    monkeypatch.setattr(DataDir, "commit_parts", real_commit)
     assert batches == [1, 1]
 
     assert counts(data) == expected_counts(recs[:1])
@@ -503,7 +514,9 @@ def test_crash_inside_a_commit_leaves_the_previous_version_readable(
     written: list[str] = []
 
     def failing_write(table: Any, where: Any, *args: Any, **kwargs: Any) -> None:
-        name = Path(where).parent.name
+        # the table's folder (files of a batch sit in ruleset=/month= partition folders)
+        rel = Path(where).relative_to(data).parts
+        name = rel[0]
         if table.num_rows:
             written.append(name)
             if name == "recorded_results" and written.count(name) == 2:
@@ -515,14 +528,15 @@ def test_crash_inside_a_commit_leaves_the_previous_version_readable(
     with pytest.raises(OSError, match="simulated disk failure"):
         ingest([str(log)], data, batch_bytes=batch)
     monkeypatch.setattr(pq, "write_table", real_write)
-    assert written[-3:] == ["hands", "quarantine", "recorded_results"]
+    # the second batch got as far as its hands, seats and events files
+    assert written[-4:] == ["hands", "seats", "events", "recorded_results"]
 
     # Readers see exactly the first batch; the half-written one is invisible.
     assert counts(data) == expected_counts(recs[:2])
     assert catalog_counts(data) == expected_counts(recs[:2])
     assert orphan_rows(data) == [0, 0, 0, 0]
     leftovers = unlisted_files(data)
-    assert leftovers["hands"] and leftovers["events"] and leftovers["quarantine"]
+    assert leftovers["hands"] and leftovers["seats"] and leftovers["events"]  # quarantine is last
 
     summary = ingest([str(log)], data, batch_bytes=batch)
     assert (summary.hands_added, summary.skipped_present) == (2, 2)
