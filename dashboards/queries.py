@@ -29,6 +29,27 @@ import polars as pl
 
 from ingest.store import DataDir
 
+# The columns of player_stats, in display order (the dashboard's players table uses it).
+STAT_COLUMNS = (
+    "player",
+    "hands",
+    "wins",
+    "win_rate",
+    "self_draws",
+    "self_draw_rate",
+    "deal_ins",
+    "deal_in_rate",
+    "avg_fan",
+    "fan_distribution",
+    "net_points",
+    "net_per_hand",
+    "pao_paid",
+    "nine_tile_paid",
+    "last_five_paid",
+    "n_violations",
+    "violations",
+)
+
 # The local time of the table (the offset the log gave), so a month is the club's month.
 LOCAL_TIME = "(h.started_at + to_minutes(coalesce(h.utc_offset_minutes, 0)))"
 GROUPS = {
@@ -172,27 +193,7 @@ def player_stats(
     ORDER BY {group_key} net_per_hand DESC, player
     """
     frame = pl.from_arrow(con.sql(sql, params=[*params, min_hands]).to_arrow_table())
-    columns = [
-        *([by] if group else []),
-        "player",
-        "hands",
-        "wins",
-        "win_rate",
-        "self_draws",
-        "self_draw_rate",
-        "deal_ins",
-        "deal_in_rate",
-        "avg_fan",
-        "fan_distribution",
-        "net_points",
-        "net_per_hand",
-        "pao_paid",
-        "nine_tile_paid",
-        "last_five_paid",
-        "n_violations",
-        "violations",
-    ]
-    return frame.select(columns)
+    return frame.select([*([by] if group else []), *STAT_COLUMNS])
 
 
 def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> dict[str, object]:

@@ -6,6 +6,7 @@ import polars as pl
 import streamlit as st
 
 from dashboards import ui
+from dashboards.queries import STAT_COLUMNS
 
 ctx = ui.require()
 st.header("Players")
@@ -28,26 +29,7 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     height=min(700, 38 + 35 * stats.height),
-    column_order=[
-        "player",
-        "page",
-        "hands",
-        "wins",
-        "win_rate",
-        "self_draws",
-        "self_draw_rate",
-        "deal_ins",
-        "deal_in_rate",
-        "avg_fan",
-        "fan_distribution",
-        "net_points",
-        "net_per_hand",
-        "pao_paid",
-        "nine_tile_paid",
-        "last_five_paid",
-        "n_violations",
-        "violations",
-    ],
+    column_order=["player", "page", *STAT_COLUMNS[1:]],
     column_config={
         "player": st.column_config.TextColumn("Player", pinned=True),
         "page": st.column_config.LinkColumn("Details", display_text="open ›"),
