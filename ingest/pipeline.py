@@ -115,6 +115,7 @@ class Ingestor:
         self.summary = summary
         self.batch_bytes = batch_bytes
         self.batch = _Batch()
+        self.flushes = 0
         hands = data.scan("hands").select("game_id", "hand_no", "content_hash").collect()
         self.known = hands
         self.known_quarantine = (
@@ -221,6 +222,9 @@ class Ingestor:
                 pl.from_arrow(tables["hands"].select(["game_id", "hand_no", "content_hash"])),
             ]
         )
+        self.flushes += 1
+        if self.flushes % 32 == 0:  # one chunk per batch slows the joins down; merge them
+            self.known = self.known.rechunk()
         q = tables["quarantine"]
         self.known_quarantine = pl.concat(
             [

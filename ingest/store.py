@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ MANIFEST = "_manifest.json"
 CATALOG = "catalog.duckdb"
 LOCK = ".mjaudit.lock"
 LAYOUT = "mjdata/1"
+CATALOG_EVERY = 30.0  # seconds between catalog rebuilds during one writing command
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,8 @@ class DataDir:
 
     def __init__(self, root: Path | str, schemas: dict[str, pa.Schema] | None = None) -> None:
         self.root = Path(root)
+        self._catalog_built: float | None = None  # set while this object holds the lock
+        self._catalog_stale = False
         if "?" in str(self.root.resolve()):
             # DuckDB reads "?" in a database path as the start of connection options.
             raise DataDirError(
@@ -160,9 +164,16 @@ class DataDir:
             # A writer interrupted between the manifest and the catalog left the catalog
             # one step behind; rebuilding it here repairs that whatever the next run adds.
             self.build_catalog()
+            self._catalog_built = time.monotonic()
             yield self
         finally:
-            lock.release()
+            try:
+                if self._catalog_stale:  # also after an error: the commits before it stand
+                    self.build_catalog()
+            finally:
+                self._catalog_stale = False
+                self._catalog_built = None
+                lock.release()
 
     def _initialise(self) -> None:
         manifest = self.manifest()
@@ -233,7 +244,16 @@ class DataDir:
         _write_atomic(
             self.root / MANIFEST, json.dumps(new_manifest, indent=1, sort_keys=True).encode()
         )
-        self.build_catalog()
+        # The catalog lists every file, so rebuilding it after each of a long ingest's
+        # commits would cost time that grows with the archive. Inside `writing()` it is
+        # rebuilt at most every CATALOG_EVERY seconds and when the writer finishes (and by
+        # the next writer if this one is killed); readers of the manifest see every commit.
+        if self._catalog_built is None or time.monotonic() - self._catalog_built >= CATALOG_EVERY:
+            self.build_catalog()
+            self._catalog_built = time.monotonic() if self._catalog_built is not None else None
+            self._catalog_stale = False
+        else:
+            self._catalog_stale = True
         return version
 
     def compact(self, tables: Iterable[str] | None = None) -> dict[str, tuple[int, int]]:
