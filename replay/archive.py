@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,10 +108,52 @@ def report_rows(rep: HandReport, content_hash: str) -> dict[str, list[dict[str, 
     return {"findings": findings, "scores": scores, "hand_results": [result], "fans": fans}
 
 
-def _read_games(data: DataDir, games: list[str]) -> dict[str, pa.Table]:
+HAND_TABLES = ("hands", "seats", "events", "recorded_results")
+
+
+def _version(path: Path) -> str:
+    """``.../part-00000012.parquet`` -> ``00000012``: the commit that wrote the file."""
+    return path.stem.rsplit("-", 1)[-1]
+
+
+def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[str, list[Path]]]]:
+    """The bucket's games in chunks, each with the files that hold its rows.
+
+    A commit writes a hand's rows in all four tables under the same version number (an
+    ingest batch, or a compaction), so the files of a chunk are the files of the versions
+    its hands files carry. Ordering games by version and reading only those files keeps
+    the replay of an archive linear in its size, instead of scanning every file per chunk.
+    """
+    files = {name: data.files(name) for name in HAND_TABLES}
+    if not files["hands"]:
+        return
+    located = (
+        pl.scan_parquet(files["hands"], glob=False, include_file_paths="_path")
+        .select("game_id", "_path")
+        .filter(pl.col("game_id").is_in(games))
+        .unique()
+        .collect()
+    )
+    versions: dict[str, set[str]] = {}
+    for game_id, path in located.iter_rows():
+        versions.setdefault(game_id, set()).add(_version(Path(path)))
+    ordered = sorted(versions, key=lambda g: (min(versions[g]), g))
+    for start in range(0, len(ordered), CHUNK_GAMES):
+        chunk = ordered[start : start + CHUNK_GAMES]
+        wanted = set().union(*(versions[g] for g in chunk))
+        yield chunk, {n: [f for f in fs if _version(f) in wanted] for n, fs in files.items()}
+
+
+def _read_games(
+    data: DataDir, games: list[str], files: dict[str, list[Path]]
+) -> dict[str, pa.Table]:
     out = {}
-    for name in ("hands", "seats", "events", "recorded_results"):
-        out[name] = data.scan(name).filter(pl.col("game_id").is_in(games)).collect().to_arrow()
+    for name in HAND_TABLES:
+        if files[name]:
+            frame = pl.scan_parquet(files[name], glob=False).filter(pl.col("game_id").is_in(games))
+            out[name] = frame.collect().to_arrow()
+        else:
+            out[name] = data.schemas[name].empty_table()
     return out
 
 
@@ -124,9 +166,8 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
     data = DataDir(root)
     parts: dict[str, list[pa.Table]] = {name: [] for name in REPLAY_TABLES}
     # A chunk of games at a time, so memory does not grow with the size of a bucket.
-    for start in range(0, len(games), CHUNK_GAMES):
-        chunk = games[start : start + CHUNK_GAMES]
-        tables = _read_games(data, chunk)
+    for chunk, files in _chunks(data, games):
+        tables = _read_games(data, chunk, files)
         hashes = dict(
             zip(
                 zip(
