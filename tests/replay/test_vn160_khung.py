@@ -1,0 +1,261 @@
+"""vn-160 khung (jokers) win test: rules examples and a brute-force property (hypothesis)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from replay.counts import N_KINDS, ORPHANS, parse, tile, to_counts
+from replay.decompose import decompose, is_complete
+from replay.vn160 import KHUNG_CODES, completions, is_winning, khung_domain
+
+WIDE = ("BT", "RU")
+NARROW = tuple(c for c in KHUNG_CODES if c not in WIDE)
+
+
+def hand(text: str) -> tuple[int, ...]:
+    return to_counts(parse(text))
+
+
+def with_tiles(base: tuple[int, ...], text: str) -> tuple[int, ...]:
+    c = list(base)
+    for t in parse(text):
+        c[t] += 1
+    return tuple(c)
+
+
+# --- rules examples -------------------------------------------------------------------------
+
+
+def test_v4_bm_stands_for_a_character():
+    # §11 V4: [chow 2m3m4m] + 1m1m1m 5m6m7m 8m8m BM 9m + win 9m; BM = 8m is one reading.
+    nat = hand("111m 567m 88m 9m 9m")
+    got = completions(nat, ["BM"], 1)
+    assert hand("111m 567m 888m 99m") in got
+    assert all(sum(c[9:]) == 0 for c in got)  # BM only ever reads as a character
+    assert is_winning(nat, ["BM"], 1)
+    assert not is_winning(nat, ["BP"], 1)  # a dots khung cannot finish a pure-character hand
+    assert is_winning(nat, ["BT"], 1)
+    assert is_winning(nat, ["RU"], 1)
+
+
+def test_v4_wait_widened_by_khung():
+    # §11 V4: with BM in hand 4m, 5m, 7m, 8m and 9m all complete the hand.
+    before = hand("111m 567m 88m 9m")
+    waits = [
+        t
+        for t in range(N_KINDS)
+        if is_winning(tuple(n + (i == t) for i, n in enumerate(before)), ["BM"], 1)
+    ]
+    assert {tile(c) for c in ("4m", "5m", "7m", "8m", "9m")} <= set(waits)
+
+
+def test_khung_for_a_dragon():
+    nat = hand("123m 456p 789s CC FF")
+    assert completions(nat, ["RD"]) == {
+        hand("123m 456p 789s CCC FF"),
+        hand("123m 456p 789s CC FFF"),
+    }
+    assert not is_winning(nat, ["RW"])  # a wind khung cannot be a dragon
+    assert not is_winning(nat, ["BM"])
+    assert is_winning(nat, ["BT"])
+
+
+def test_khung_for_a_wind():
+    nat = hand("123m 456p 789s EE SS")
+    assert completions(nat, ["RW"]) == {
+        hand("123m 456p 789s EEE SS"),
+        hand("123m 456p 789s EE SSS"),
+    }
+    assert not is_winning(nat, ["RD"])
+    assert not is_winning(nat, ["RU"])  # RU = suit tiles only by default (§1.2 [D])
+    assert is_winning(nat, ["RU"], ru_domain="any_tile")
+    assert is_winning(nat, ["RU"], ru_domain="suit_tiles") is False
+
+
+def test_rh_never_forms_a_set():
+    thirteen = hand("123m 456p 789s EEE S")
+    assert not is_winning(thirteen, ["RH"])  # RH is not one of the 14 tiles (§1.2, §7.1 (b))
+    assert is_winning(thirteen, ["RH", "RW"])  # the other khung does the work
+    assert is_winning(hand("123m 456p 789s EE SSS"), ["RH"])
+    assert khung_domain("RH") == frozenset()
+
+
+def test_bm_only_characters_and_suit_khung():
+    nat = hand("123m 456p 789s 55s 4p5p")  # needs 3p or 6p
+    assert not is_winning(nat, ["BM"])
+    assert not is_winning(nat, ["BS"])
+    assert not is_winning(nat, ["RD"])
+    assert completions(nat, ["BP"]) == {
+        hand("123m 456p 789s 55s 345p"),
+        hand("123m 456p 789s 55s 456p"),
+    }
+    assert completions(nat, ["RU"]) == completions(nat, ["BP"]) == completions(nat, ["BT"])
+
+
+def test_domains():
+    assert khung_domain("BT") == frozenset(range(34))
+    assert khung_domain("BM") == frozenset(range(9))
+    assert khung_domain("BP") == frozenset(range(9, 18))
+    assert khung_domain("BS") == frozenset(range(18, 27))
+    assert khung_domain("RU") == frozenset(range(27))
+    assert khung_domain("RU", "any_tile") == frozenset(range(34))
+    assert khung_domain("RW") == frozenset(range(27, 31))
+    assert khung_domain("RD") == frozenset(range(31, 34))
+    assert khung_domain("BT2") == khung_domain("BT")  # option khung_sets (§1.2)
+    with pytest.raises(ValueError):
+        khung_domain("f1")
+    with pytest.raises(ValueError):
+        khung_domain("RU", "honours")
+
+
+def test_thirteen_orphans_with_khung():
+    # §4 item 2 / §11 V6 with a khung as the missing dragon.
+    nat = hand("1m9m1p9p1s9s ESWN CF C")
+    assert completions(nat, ["RD"]) == {hand("1m9m1p9p1s9s ESWN CFP C")}
+    assert not is_winning(nat, ["BM"])
+    assert not is_winning(nat, ["RD"], 1)
+    twelve = hand("1m9m1p9p1s9s ESWN CF")
+    got = completions(twelve, ["RD", "BT"])
+    # RD is P and BT any orphan, or RD doubles C/F/P and BT is P.
+    assert len(got) == 13
+    assert all(c[tile("P")] >= 1 for c in got)
+
+
+def test_seven_pairs_only_with_option():
+    nat = hand("11m 22m 33p 44p 55s 66s E")
+    assert not is_winning(nat, ["RW"])
+    assert completions(nat, ["RW"], allow_pe_pe=True) == {hand("11m 22m 33p 44p 55s 66s EE")}
+    # two khung make a new pair of one kind not already held
+    got = completions(hand("11m 22m 33p 44p 55s 66s"), ["RD", "RD2"], allow_pe_pe=True)
+    base = hand("11m 22m 33p 44p 55s 66s")
+    assert got == {with_tiles(base, d + d) for d in "CFP"}
+
+
+def test_no_fifth_copy_by_default():
+    nat = hand("5555m 123p 456p 789p")
+    assert not is_winning(nat, ["BM"])
+    assert completions(nat, ["BM"], max_copies=None) == {hand("55555m 123p 456p 789p")}
+
+
+def test_without_khung_matches_decompose():
+    for text, n in (
+        ("123p 456s 789s 68m 7m 22m", 0),
+        ("111p 555p 777s WWW 3m 3m", 0),
+        ("1m9m1p9p1s9s ESWN CFP C", 0),
+        ("456p 777s 345s 9m9m", 1),
+        ("123s456s789s 23p5p5p", 0),
+    ):
+        nat = hand(text)
+        assert is_winning(nat, [], n) == is_complete(nat, n)
+        assert completions(nat, [], n) == ({nat} if is_complete(nat, n) else set())
+
+
+def test_wrong_tile_count_is_not_a_win():
+    assert completions(hand("123m 456p 789s EE"), ["BT"]) == frozenset()
+    assert not is_winning(hand("123m 456p 789s EEE S"), ["BT", "BT2"])
+    with pytest.raises(ValueError):
+        is_winning((0,) * 33, [])
+
+
+def test_eight_khung():
+    nat = hand("E 1m 2m 5p 9s 9s C")
+    khung = ["BT", "BP", "BS", "BM", "RH", "RU", "RD", "RW"]
+    assert is_winning(nat, khung) == bool(completions(nat, khung))
+    assert is_winning(nat, khung)
+
+
+# --- property: against every khung assignment ------------------------------------------------
+
+
+def brute(nat, khung, n_melds, ru_domain, pe_pe):
+    """Every assignment of every khung within its domain, then the plain decomposition."""
+    need = 14 - 3 * n_melds
+    real = [k for k in khung if k != "RH"]
+    if sum(nat) + len(real) != need:
+        return frozenset()
+    partial = {tuple(nat)}
+    for k in real:
+        partial = {
+            tuple(n + (i == t) for i, n in enumerate(c))
+            for c in partial
+            for t in khung_domain(k, ru_domain)
+        }
+    out = set()
+    for c in partial:
+        if max(c) > 4:
+            continue
+        if decompose(c, n_melds) or (pe_pe and n_melds == 0 and set(c) <= {0, 2} and sum(c) == 14):
+            out.add(c)
+    return frozenset(out)
+
+
+SET_KINDS = [("pung", t) for t in range(34)] + [("chow", t) for t in range(27) if t % 9 <= 6]
+
+
+@st.composite
+def hands(draw):
+    n_melds = draw(st.integers(0, 4))
+    kind = draw(st.sampled_from(["standard", "standard", "orphans", "pairs", "random"]))
+    c = [0] * 34
+    if kind == "orphans" and n_melds == 0:
+        for t in ORPHANS:
+            c[t] = 1
+        c[draw(st.sampled_from(ORPHANS))] += 1
+    elif kind == "pairs" and n_melds == 0:
+        for t in draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True)):
+            c[t] = 2
+    elif kind == "random":
+        for t in draw(
+            st.lists(st.integers(0, 33), min_size=14 - 3 * n_melds, max_size=14 - 3 * n_melds)
+        ):
+            c[t] += 1
+    else:
+        c[draw(st.integers(0, 33))] += 2
+        for what, t in draw(
+            st.lists(
+                st.sampled_from(SET_KINDS), min_size=4 - n_melds, max_size=4 - n_melds, unique=True
+            )
+        ):
+            if what == "pung":
+                c[t] += 3
+            else:
+                for d in range(3):
+                    c[t + d] += 1
+    c = [min(n, 4) for n in c]  # a fifth copy is dropped: the tile count is then wrong
+    held = [t for t in range(34) for _ in range(c[t])]
+    n_khung = min(draw(st.sampled_from([0, 1, 2, 2, 3, 3, 4, 4])), len(held))
+    slots = (
+        draw(
+            st.lists(st.integers(0, len(held) - 1), min_size=n_khung, max_size=n_khung, unique=True)
+        )
+        if held
+        else []
+    )
+    codes: list[str] = []
+    for t in (held[i] for i in slots):
+        c[t] -= 1
+        fitting = [k for k in KHUNG_CODES if t in khung_domain(k, "any_tile")]
+        code = draw(st.sampled_from(fitting if draw(st.integers(0, 4)) else KHUNG_CODES))
+        if code in WIDE and sum(k in WIDE for k in codes) >= (3 if len(slots) <= 3 else 1):
+            code = next(k for k in fitting if k not in WIDE)
+        codes.append(code)
+    if draw(st.integers(0, 5)) == 0:
+        codes.append("RH")
+    # sometimes a tile too many or too few, so the count check is exercised
+    if draw(st.integers(0, 9)) == 0 and held:
+        c[draw(st.sampled_from(held))] += 1
+    return tuple(c), codes, n_melds
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(), st.sampled_from(["suit", "any_tile"]), st.booleans())
+def test_matches_brute_force(h, ru_domain, pe_pe):
+    nat, khung, n_melds = h
+    if min(nat) < 0:
+        return
+    want = brute(nat, khung, n_melds, ru_domain, pe_pe)
+    got = completions(nat, khung, n_melds, ru_domain, allow_pe_pe=pe_pe)
+    assert got == want
+    assert is_winning(nat, khung, n_melds, ru_domain, allow_pe_pe=pe_pe) == bool(want)
