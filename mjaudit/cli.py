@@ -153,11 +153,6 @@ def ingest(
         raise typer.Exit(EXIT_FINDINGS)
 
 
-def _not_built(command: str, issue: str) -> None:
-    err.print(f"mjaudit {command} is not built yet ({issue}). Nothing was done.")
-    raise typer.Exit(EXIT_USAGE)
-
-
 def _parse_options(pairs: list[str]) -> dict[str, object]:
     """``K=V`` pairs; V is read as JSON when it parses (numbers, true/false, lists)."""
     import json
