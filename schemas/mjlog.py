@@ -9,10 +9,12 @@ things msgspec cannot express are checked afterwards in :func:`schemas.validate.
 tile codes (they depend on the ruleset), seat numbers against the number of players, and
 list lengths that must equal the number of players.
 
-The events here are the mahjong vocabulary of ``design/log-format.md`` (with the ``with``
-field that ``vn-160`` adds to pung and kong). The ruleset-specific vocabularies of
-``american`` (Charleston, joker exchange) and ``chan`` are not defined yet: a record that
-uses them is quarantined with ``UNKNOWN_EVENT`` until their issues land.
+The events are the mahjong vocabulary of ``design/log-format.md`` (with the ``with`` field
+that ``vn-160`` adds to pung and kong), plus the ruleset-specific vocabularies:
+``american`` (rules/american.md §9.1: Charleston passes, quint, sextet, joker exchange) and
+``chan`` (rules/chan.md §6: eat, chíu, expose, khai, pass, decline_u, and the ``to``,
+``via`` and ``with`` fields of discard and win). Which events a ruleset may use is the
+replayer's business (an ``eat`` in a Hong Kong hand is a CORRUPT_LOG finding there).
 """
 
 from __future__ import annotations
@@ -81,8 +83,11 @@ class Replacement(_Event, tag="replacement"):
 
 
 class Discard(_Event, tag="discard"):
+    """Discard; chan: ``to`` is the seat whose discard pile (cửa) takes the card."""
+
     seat: Seat
     tile: Tile
+    to: Seat | None = None
 
 
 class Chow(_Event, tag="chow"):
@@ -129,22 +134,33 @@ class AddedKong(_Event, tag="added_kong"):
 class Announce(_Event, tag="announce"):
     """A spoken declaration the rules require, e.g. ``what: "nine_tile_warning"``.
 
-    Further fields depend on ``what`` (``suit``, ``target``, ``claim``...) and are kept as
-    they are.
+    ``target`` (american dead_hand), ``accused`` and ``code`` (chan bắt báo) and ``tile``
+    (a claim that was not executed) are typed; further fields depend on ``what``
+    (``suit``, ``claim``...) and are kept as they are.
     """
 
     seat: Seat
     what: NonEmptyStr
+    target: Seat | None = None
+    accused: Seat | None = None
+    code: NonEmptyStr | None = None
+    tile: Tile | None = None
 
 
 class Win(_Event, tag="win"):
-    """Declare a win on ``tile``; no ``from`` means self-drawn."""
+    """Declare a win on ``tile``; no ``from`` means self-drawn.
+
+    chan: ``via`` says how (a nọc card, a chíu with the three copies in ``with``, or
+    thiên ù from the deal) and ``claim`` holds the spoken cước list.
+    """
 
     seat: Seat
     tile: Tile
     from_: Seat | None = field(name="from", default=None)
     robbed_kong: bool = False
     claim: dict[str, Any] | None = None
+    via: Literal["stock", "chiu", "deal"] | None = None
+    with_: list[Tile] | None = field(name="with", default=None)
 
 
 class ExhaustiveDraw(_Event, tag="exhaustive_draw"):
@@ -155,6 +171,108 @@ class Abandon(_Event, tag="abandon"):
     """The hand was stopped (dispute, disconnection); it is not settled."""
 
     reason: str | None = None
+
+
+class Quint(_Event, tag="quint"):
+    """american: call the latest discard into an exposure of five (jokers in ``with``)."""
+
+    seat: Seat
+    from_: Seat = field(name="from")
+    tile: Tile
+    with_: list[Tile] | None = field(name="with", default=None)
+
+
+class Sextet(_Event, tag="sextet"):
+    """american: call the latest discard into an exposure of six."""
+
+    seat: Seat
+    from_: Seat = field(name="from")
+    tile: Tile
+    with_: list[Tile] | None = field(name="with", default=None)
+
+
+class BlindTile(Struct, frozen=True):
+    """american: a tile passed on in a blind Charleston pass without being looked at."""
+
+    tile: Tile
+    blind: bool = True
+
+
+class CharlestonPass(_Event, tag="charleston_pass"):
+    """american: one player's part of Charleston pass ``pass`` (1-6)."""
+
+    seat: Seat
+    pass_: Annotated[int, Meta(ge=1, le=6)] = field(name="pass")
+    tiles: list[Tile | BlindTile]
+
+
+class CharlestonStop(_Event, tag="charleston_stop"):
+    """american: a player declines the second Charleston."""
+
+    seat: Seat
+
+
+class CourtesyPass(_Event, tag="courtesy_pass"):
+    """american: one player's part of the courtesy pass with ``partner`` (0-3 tiles)."""
+
+    seat: Seat
+    partner: Seat
+    asked: Annotated[int, Meta(ge=0, le=3)]
+    tiles: list[Tile]
+
+
+class JokerExchange(_Event, tag="joker_exchange"):
+    """american: give natural ``tile`` for a joker in exposure ``exposure`` of ``target``."""
+
+    seat: Seat
+    tile: Tile
+    target: Seat
+    exposure: Annotated[int, Meta(ge=0)]
+
+
+class Eat(_Event, tag="eat"):
+    """chan: ăn the card ``tile`` from ``from``'s cửa with the hand card ``with``."""
+
+    seat: Seat
+    tile: Tile
+    from_: Seat = field(name="from")
+    with_: Tile = field(name="with")
+    placement: Literal["hand_on_top", "eaten_on_top"] | None = None
+
+
+class Chiu(_Event, tag="chiu"):
+    """chan: chíu the card ``tile`` with the copies in ``with`` (normally three)."""
+
+    seat: Seat
+    tile: Tile
+    from_: Seat = field(name="from")
+    with_: list[Tile] = field(name="with")
+
+
+class Expose(_Event, tag="expose"):
+    """chan: finish exposing a chíu quad."""
+
+    seat: Seat
+    tiles: list[Tile]
+
+
+class Khai(_Event, tag="khai"):
+    """chan: expose a thiên khai quad."""
+
+    seat: Seat
+    tile: Tile
+
+
+class Pass(_Event, tag="pass"):
+    """chan: leave the drawn card on one's cửa; the turn ends."""
+
+    seat: Seat
+
+
+class DeclineU(_Event, tag="decline_u"):
+    """chan: "không ù" (silence has the same effect)."""
+
+    seat: Seat
 
 
 Event = Union[
@@ -171,6 +289,18 @@ Event = Union[
     Win,
     ExhaustiveDraw,
     Abandon,
+    Quint,
+    Sextet,
+    CharlestonPass,
+    CharlestonStop,
+    CourtesyPass,
+    JokerExchange,
+    Eat,
+    Chiu,
+    Expose,
+    Khai,
+    Pass,
+    DeclineU,
 ]
 EVENT_TYPES: tuple[str, ...] = tuple(t.__struct_config__.tag for t in Event.__args__)  # type: ignore[attr-defined]
 

@@ -85,7 +85,9 @@ _AT = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
 _MISSING = re.compile(r"Object missing required field `(?P<field>[^`]*)`")
 
 
-_SEAT_PATH = re.compile(r"(\.seat|\.from|\.dealer|\.winners\[\d+\])$")
+_SEAT_PATH = re.compile(
+    r"(\.seat|\.from|\.to|\.target|\.accused|\.partner|\.dealer|\.winners\[\d+\])$"
+)
 
 
 def _expected(path: str, msg: str, obj: dict[str, Any]) -> str | None:
@@ -293,6 +295,23 @@ def _tile_list(tiles: TileSet, codes: list[str], path: str) -> list[str]:
     return [_tile(tiles, c, f"{path}[{i}]") for i, c in enumerate(codes)]
 
 
+def _tile_items(tiles: TileSet, items: list[Any], path: str) -> list[Any]:
+    """A ``tiles`` list; an american blind pass may hold ``{"tile": t, "blind": true}``."""
+    if all(isinstance(t, str) for t in items):
+        return _tile_list(tiles, items, path)
+    out: list[Any] = []
+    for k, t in enumerate(items):
+        if isinstance(t, str):
+            out.append(_tile(tiles, t, f"{path}[{k}]"))
+        else:
+            out.append({**t, "tile": _tile(tiles, t["tile"], f"{path}[{k}].tile")})
+    return out
+
+
+# Event fields that name a seat (checked against the number of players).
+_SEAT_FIELDS = ("seat", "from", "to", "target", "accused", "partner")
+
+
 def _bad_seat(value: int, n: int, path: str) -> RecordError:
     return RecordError(
         ErrorCode.INVALID_VALUE, path, f"seat {value} does not exist: expected 0-{n - 1}"
@@ -328,15 +347,15 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
         if tile is not None and tile not in canonical:
             ev["tile"] = _tile(tiles, tile, f"$.events[{i}].tile")
         if "tiles" in ev:
-            ev["tiles"] = _tile_list(tiles, ev["tiles"], f"$.events[{i}].tiles")
+            ev["tiles"] = _tile_items(tiles, ev["tiles"], f"$.events[{i}].tiles")
         if "with" in ev:
-            ev["with"] = _tile_list(tiles, ev["with"], f"$.events[{i}].with")
-        seat = ev.get("seat")
-        if seat is not None and seat >= n:
-            raise _bad_seat(seat, n, f"$.events[{i}].seat")
-        seat = ev.get("from")
-        if seat is not None and seat >= n:
-            raise _bad_seat(seat, n, f"$.events[{i}].from")
+            w = ev["with"]
+            path = f"$.events[{i}].with"
+            ev["with"] = _tile(tiles, w, path) if isinstance(w, str) else _tile_list(tiles, w, path)
+        for key in _SEAT_FIELDS:
+            seat = ev.get(key)
+            if seat is not None and seat >= n:
+                raise _bad_seat(seat, n, f"$.events[{i}].{key}")
         raw_ev = raw_events[i]
         if len(raw_ev) > len(ev):
             known = EVENT_FIELDS[ev["type"]]

@@ -89,7 +89,18 @@ def _event_extra(ev: dict[str, Any]) -> str | None:
     """JSON of the fields that have no column of their own, or None."""
     extra = {k: v for k, v in ev.items() if k not in EVENT_COLUMNS and k != _ODD}
     extra.update(ev.get(_ODD, {}))
+    if _mixed_tiles(ev):
+        extra["tiles"] = ev["tiles"]
     return _dumps(extra) if extra else None
+
+
+# Only an american Charleston pass may list blind tiles ({"tile": t, "blind": true}); such a
+# list does not fit the list<string> column and is kept whole in `extra` instead.
+_MIXED_TILE_TYPES = frozenset({"charleston_pass"})
+
+
+def _mixed_tiles(ev: dict[str, Any]) -> bool:
+    return ev["type"] in _MIXED_TILE_TYPES and not all(isinstance(t, str) for t in ev["tiles"])
 
 
 class RowBuffers:
@@ -169,9 +180,15 @@ class RowBuffers:
         e["seat"].extend([ev.get("seat") for ev in events])
         e["tile"].extend([ev.get("tile") for ev in events])
         e["from_seat"].extend([ev.get("from") for ev in events])
-        e["tiles"].extend([ev.get("tiles") for ev in events])
+        e["tiles"].extend(
+            [None if ev["type"] in _MIXED_TILE_TYPES and _mixed_tiles(ev) else ev.get("tiles")
+             for ev in events]
+        )  # fmt: skip
         plain = _PLAIN_EVENT_KEYS
-        e["extra"].extend([None if ev.keys() <= plain else _event_extra(ev) for ev in events])
+        e["extra"].extend(
+            [None if ev.keys() <= plain and ev["type"] not in _MIXED_TILE_TYPES
+             else _event_extra(ev) for ev in events]
+        )  # fmt: skip
         m = len(events)
         e["game_id"].extend([key[0]] * m)
         e["hand_no"].extend([key[1]] * m)

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import msgspec
 from msgspec import Meta, Struct
 
-from schemas.mjlog import Event, HandRecord, Penalty, Result, Seat, Tile
+from schemas.mjlog import BlindTile, Event, HandRecord, Penalty, Result, Seat, Tile
 from schemas.tiles import TileSet
 
 
@@ -89,6 +89,6 @@ def _strict(codes: tuple[str, ...], n_players: int) -> type[Struct]:
     tile = Literal[codes]  # type: ignore[valid-type]
     seat = Annotated[int, Meta(ge=0, lt=n_players)]
     structs: dict[type, type] = {}
-    for cls in (Penalty, Result, *Event.__args__):  # type: ignore[attr-defined]
+    for cls in (Penalty, Result, BlindTile, *Event.__args__):  # type: ignore[attr-defined]
         structs[cls] = _copy(cls, tile, seat, structs)
     return _copy(HandRecord, tile, seat, structs)

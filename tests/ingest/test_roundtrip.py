@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from ingest_helpers import line, record
+from ingest_helpers import DROP, line, record
 
 from bench.synthlog import records as synth_records
 from ingest.store import DataDir
@@ -325,7 +325,7 @@ EVENT_CASES = {
     "win-claim": {"type": "win", "seat": 1, "tile": "C", "claim": {"fan": 5}},
     "pung-with": {"type": "pung", "seat": 1, "from": 0, "tile": "5m", "with": ["5m"]},
     # Unknown fields whose names are those of a column.
-    "tile-null": {"type": "announce", "seat": 0, "what": "ready", "tile": None},
+    "tile-null": {"type": "exhaustive_draw", "tile": None},
     "tiles-null": {"type": "draw", "seat": 0, "tile": "1m", "tiles": None},
     "from-null": {"type": "abandon", "reason": "dispute", "from": None},
     "tiles-string": {"type": "announce", "seat": 1, "what": "ready", "tiles": "1m2m3m"},
@@ -336,6 +336,51 @@ EVENT_CASES = {
 def test_event_fields_survive_the_tables(tmp_path: Path, event: dict[str, Any]) -> None:
     """parse_record keeps every field of an event; the tables must give each one back."""
     raw = line(record(events=[event]))
+    canonical, back = roundtrip([raw], tmp_path / "data")
+    assert canonical[0]["events"] == [event]
+    assert back[0]["events"] == [event]
+
+
+# The american and chan vocabularies (rules/american.md §9.1, rules/chan.md §6), each in a
+# record of its ruleset (their tile codes belong to it).
+RULESET_EVENT_CASES = {
+    "charleston-blind": ("american", {
+        "type": "charleston_pass", "seat": 0, "pass": 3,
+        "tiles": ["1m", {"tile": "J", "blind": True}, "E"],
+    }),
+    "charleston-plain": ("american", {
+        "type": "charleston_pass", "seat": 0, "pass": 1, "tiles": ["1m", "2m", "E"],
+    }),
+    "courtesy": ("american", {
+        "type": "courtesy_pass", "seat": 0, "partner": 2, "asked": 2, "tiles": ["1m", "2m"],
+    }),
+    "joker-exchange": ("american", {
+        "type": "joker_exchange", "seat": 2, "tile": "7m", "target": 1, "exposure": 0,
+    }),
+    "quint-with": ("american", {
+        "type": "quint", "seat": 1, "from": 0, "tile": "5m", "with": ["5m", "J", "J", "J"],
+    }),
+    "dead-hand": ("american", {"type": "announce", "seat": 1, "what": "dead_hand", "target": 3}),
+    "chan-eat": ("chan", {"type": "eat", "seat": 1, "from": 0, "tile": "2v", "with": "2v"}),
+    "chan-chiu": ("chan", {
+        "type": "chiu", "seat": 1, "from": 0, "tile": "2v", "with": ["2v", "2v", "2v"],
+    }),
+    "chan-discard-to": ("chan", {"type": "discard", "seat": 1, "tile": "3n", "to": 0}),
+    "chan-win-via": ("chan", {
+        "type": "win", "seat": 1, "tile": "CC", "via": "stock", "claim": {"cuoc": []},
+    }),
+    "chan-bao": ("chan", {"type": "announce", "seat": 0, "what": "bao", "accused": 1,
+                          "code": "TREO_TRANH"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "event"), list(RULESET_EVENT_CASES.values()), ids=list(RULESET_EVENT_CASES)
+)
+def test_ruleset_events_survive_the_tables(
+    tmp_path: Path, ruleset: str, event: dict[str, Any]
+) -> None:
+    raw = line(record(ruleset=ruleset, prevailing_wind=DROP, events=[event]))
     canonical, back = roundtrip([raw], tmp_path / "data")
     assert canonical[0]["events"] == [event]
     assert back[0]["events"] == [event]
