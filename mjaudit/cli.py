@@ -384,9 +384,7 @@ def show(
     import polars as pl
 
     from ingest.store import DataDir, DataDirError
-    from replay.engine import supported
-    from replay.hk.replayer import replay_to
-    from replay.render import position_text
+    from replay.engine import POSITIONS, position_text
     from schemas.rows import records_from_tables
 
     try:
@@ -408,17 +406,16 @@ def show(
         _error(f"no hand {hand_no} of game {game_id!r} in {data}")
         raise typer.Exit(EXIT_USAGE)
     rec = records[0]
-    if not supported(rec["ruleset"]):
-        err.print(f"the {rec['ruleset']} rules engine is not built yet: cannot show this hand")
+    if rec["ruleset"] not in POSITIONS:
+        err.print(
+            f"the {rec['ruleset']} engine has no step-through view yet: cannot show this hand"
+        )
         raise typer.Exit(EXIT_USAGE)
     n = len(rec["events"])
     if at is not None and not 0 <= at < n:
         _error(f"--at {at}: the hand has events 0-{n - 1}")
         raise typer.Exit(EXIT_USAGE)
-    out.print(
-        position_text(replay_to(rec, n - 1 if at is None else at), n - 1 if at is None else at),
-        highlight=False,
-    )
+    out.print(position_text(rec, n - 1 if at is None else at), highlight=False)
 
 
 @app.command()

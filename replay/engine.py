@@ -16,6 +16,8 @@ from replay.hk.replayer import replay_hk
 from replay.sheet import replay_sheet
 
 ReplayFn = Callable[..., HandReport]
+# The table after event ``at`` (None: after the deal) as text, for ``mjaudit show``.
+PositionFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], str]
 
 REGISTRY: dict[str, ReplayFn] = {
     "hk-classic": replay_hk,
@@ -25,8 +27,34 @@ REGISTRY: dict[str, ReplayFn] = {
 }
 
 
+def _hk_position(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    from replay.hk.replayer import replay_to
+    from replay.render import position_text
+
+    return position_text(replay_to(record, at, overrides), at)
+
+
+POSITIONS: dict[str, PositionFn] = {
+    "hk-classic": _hk_position,
+    "hk-mahjongo": _hk_position,
+    "hk-mahjongo-2p": _hk_position,
+}
+
+
 def supported(ruleset: str) -> bool:
     return ruleset in REGISTRY
+
+
+def position_text(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    """The table after event ``at`` of one hand, in its ruleset's terms (``mjaudit show``).
+
+    Raises KeyError for a ruleset whose engine has no step-through view.
+    """
+    return POSITIONS[record["ruleset"]](record, at, overrides)
 
 
 def replay_hand(
