@@ -187,6 +187,12 @@ def check(
     fmt: Annotated[
         Format, typer.Option("--format", help="text, or json (one object per hand).")
     ] = Format.text,
+    card: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="american: a card file (mj-card/1) the records name in options.card (repeatable)."
+        ),
+    ] = None,
 ) -> None:
     """Replay log files through the rules and report, hand by hand (no ingest needed).
 
@@ -212,6 +218,7 @@ def check(
     except (NoInput, typer.BadParameter) as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
+    _load_cards(card or [])
     records = []
     bad = 0
     for path in paths:
@@ -247,6 +254,24 @@ def check(
     if fmt is Format.text:
         out.print(f"{len(records)} hands checked, {bad} unreadable records")
     raise typer.Exit(EXIT_FINDINGS if serious else EXIT_OK)
+
+
+def _load_cards(paths: list[Path]) -> None:
+    """Load and register american card files so records naming their card_id replay."""
+    if not paths:
+        return
+    from mjaudit.card_cli import load_card_for_check
+    from replay.american.card import CardInvalid
+
+    for path in paths:
+        try:
+            load_card_for_check(path)
+        except CardInvalid as exc:
+            _error(f"{path}: {exc}")
+            raise typer.Exit(EXIT_USAGE) from None
+        except OSError as exc:
+            _error(f"{path}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_USAGE) from None
 
 
 def _bad_record(fmt: Format, message: str, code: str) -> None:
@@ -687,6 +712,11 @@ def demo(
     if serve:
         out.print(f"\nstarting the dashboard on http://127.0.0.1:{port} (Ctrl-C to stop)")
         dashboard(data=data, port=port, host="127.0.0.1")
+
+
+from mjaudit.card_cli import card_app  # noqa: E402  (the sub-app must exist before app() runs)
+
+app.add_typer(card_app, name="card")
 
 
 def run() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from replay.findings import FindingClass, HandReport
+from collections.abc import Iterable
+
+from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.hand import CODES, HKHand
 
 _CLASS_LABEL = {
@@ -83,10 +85,17 @@ def position_text(hand: HKHand, at: int | None) -> str:
             if "*" in discards
             else f"    discards: {discards or '-'}"
         )
-    shown = [f for f in hand.findings if at is None or f.event_index is None or f.event_index <= at]
-    if shown:
-        lines.append("  findings so far:")
-        for f in shown:
-            where = f"event {f.event_index}" if f.event_index is not None else "record"
-            lines.append(f"    [{_CLASS_LABEL[f.cls]}] {where}: {f.code}: {f.message}")
+    lines.extend(findings_text(hand.findings, at))
     return "\n".join(lines)
+
+
+def findings_text(findings: Iterable[Finding], at: int | None) -> list[str]:
+    """The "findings so far" block of a table view (every ruleset's ``show``)."""
+    shown = [f for f in findings if at is None or f.event_index is None or f.event_index <= at]
+    if not shown:
+        return []
+    lines = ["  findings so far:"]
+    for f in shown:
+        where = f"event {f.event_index}" if f.event_index is not None else "record"
+        lines.append(f"    [{_CLASS_LABEL[f.cls]}] {where}: {f.code}: {f.message}")
+    return lines

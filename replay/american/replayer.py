@@ -1,0 +1,209 @@
+"""Replay one American hand record into a :class:`HandReport` (record in, report out).
+
+The card is found from ``overrides["card_file"]`` (a path: loaded, validated and
+registered) or else by ``options.card`` in the card registry
+(:func:`replay.american.card.find_card`; the shipped sample card is always there).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from replay.american.card import Card, CardInvalid, find_card, load_and_register
+from replay.american.hand import AmericanHand, Stop
+from replay.american.options import AmericanOptions, OptionError, options_for
+from replay.findings import Finding, FindingClass, HandReport
+
+Observer = Callable[[int, AmericanHand], None]
+
+
+def resolve_card(
+    opts: AmericanOptions, overrides: Mapping[str, object] | None
+) -> tuple[Card | None, str | None]:
+    """The card for a record, or (None, why) for a CARD_INVALID finding (#2)."""
+    path = (overrides or {}).get("card_file")
+    if path is not None:
+        try:
+            card = load_and_register(str(path))
+        except CardInvalid as exc:
+            return None, f"card file {path}: {exc}"
+        if opts.card is not None and opts.card != card.card_id:
+            return (
+                None,
+                f"options.card is {opts.card!r} but the card file {path} is {card.card_id!r}",
+            )
+        return card, None
+    if opts.card is None:
+        return None, "options.card does not name the card (required, §9.1)"
+    card = find_card(opts.card)
+    if card is None:
+        return None, f"no card {opts.card!r} is loaded (pass the card file: check --card FILE)"
+    return card, None
+
+
+def _build(
+    record: dict[str, Any], overrides: Mapping[str, object] | None
+) -> tuple[AmericanHand | None, Finding | None]:
+    try:
+        opts = options_for({**record.get("options", {}), **(overrides or {})})
+    except OptionError as exc:
+        return None, Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
+    card, why = resolve_card(opts, overrides)
+    hand = AmericanHand(record, opts, card)
+    if card is None:
+        return hand, Finding(None, None, "CARD_INVALID", FindingClass.CORRUPT_LOG, why or "")
+    return hand, None
+
+
+def replay_american(
+    record: dict[str, Any],
+    overrides: Mapping[str, object] | None = None,
+    previous: HandReport | None = None,
+    observer: Observer | None = None,
+) -> HandReport:
+    """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
+    base = {
+        "game_id": record["game_id"],
+        "hand_no": record["hand_no"],
+        "ruleset": record["ruleset"],
+        "players": tuple(record["players"]),
+        "dealer": record["dealer"],
+        "prevailing_wind": record.get("prevailing_wind"),
+    }
+    hand, bad = _build(record, overrides)
+    if bad is not None:
+        return HandReport(**base, findings=(bad,), ended_by="corrupt")
+    assert hand is not None
+    events = record.get("events", [])
+    try:
+        _rotation(hand, previous)
+        hand.start()
+        for i, ev in enumerate(events):
+            hand.step(i, ev)
+            if observer is not None:
+                observer(i, hand)
+    except Stop:
+        pass
+    deltas = hand.settlement()
+    win = hand.win if not hand.stopped else None
+    match = win.match if win is not None else None
+    extras: dict[str, Any] = {
+        "card_id": hand.card.card_id if hand.card is not None else None,
+        "hand": match.hand.id if match else None,
+        "jokerless": match.jokerless if match else None,
+        "card_value": match.hand.value if match else None,
+        "jokerless_bonus": match.bonus if match else None,
+        "binding": match.binding.describe() if match else None,
+        "category": match.hand.category if match else None,
+        "initial_mahjong": win.initial if win else False,
+        "dead": {str(s): c for s, c in sorted(hand.dead.items())},
+        "penalties": [{"seat": s, "code": c, "deltas": d} for s, c, d in hand.penalties],
+    }
+    report = HandReport(
+        **base,
+        findings=(),
+        winners=(win.seat,) if win is not None else (),
+        self_drawn=bool(win and win.self_drawn),
+        discarder=win.discarder if win is not None and not win.self_drawn else None,
+        fan=match.final if match else None,
+        raw_fan=match.hand.value if match else None,
+        patterns=((match.hand.id, match.final),) if match else (),
+        liable=win.discarder if win is not None and not win.self_drawn else None,
+        deltas=None if deltas is None else tuple(deltas),
+        ended_by="corrupt" if hand.stopped else hand.ended_by,
+        extras=extras,
+    )
+    matches = None
+    if not hand.stopped:
+        matches = _compare_recorded(hand, report)
+    return HandReport(
+        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
+    )
+
+
+def replay_to(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> AmericanHand:
+    """The table state after event ``at`` (None: after the deal), for step-through."""
+    hand, bad = _build(record, overrides)
+    if hand is None:
+        raise OptionError(bad.message if bad else "bad options")
+    try:
+        hand.start()
+        for i, ev in enumerate(record.get("events", [])):
+            if at is None or i > at:
+                break
+            hand.step(i, ev)
+    except Stop:
+        pass
+    return hand
+
+
+def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
+    """#5 DEALER_ROTATION_MISMATCH: East passes right after every hand (§2.5)."""
+    rec = hand.record
+    if rec["hand_no"] == 1 or previous is None:
+        if rec["hand_no"] != 1:
+            hand.info(
+                None,
+                None,
+                "PREVIOUS_HAND_MISSING",
+                f"hand {rec['hand_no'] - 1} is not in the archive: rotation not checked",
+            )
+        return
+    if previous.corrupt:
+        return
+    expected = (previous.dealer + 1) % 4
+    if rec["dealer"] != expected:
+        hand.hard(
+            None,
+            rec["dealer"],
+            "DEALER_ROTATION_MISMATCH",
+            f"the dealer is seat {rec['dealer']}, but East passes right every hand: expected seat {expected}",
+        )
+
+
+def _compare_recorded(hand: AmericanHand, report: HandReport) -> bool | None:
+    """#36 RESULT_MISMATCH: winners, fan (= V), patterns (= [hand id]), deltas, penalties."""
+    result = hand.record.get("result")
+    if result is None:
+        return None
+    idx = len(hand.record.get("events", [])) - 1 if hand.record.get("events") else None
+    diffs: list[str] = []
+    winners = sorted(result.get("winners", []))
+    if winners != list(report.winners):
+        diffs.append(f"winners recorded {winners}, computed {list(report.winners)}")
+    if result.get("fan") is not None and report.winners and result["fan"] != report.fan:
+        diffs.append(f"value recorded {result['fan']}, computed {report.fan}")
+    if result.get("patterns") is not None and report.winners:
+        computed = [p for p, _ in report.patterns]
+        if list(result["patterns"]) != computed:
+            diffs.append(f"hand recorded {result['patterns']}, computed {computed}")
+    rec_d = result.get("deltas")
+    if (
+        rec_d is not None
+        and report.deltas is not None
+        and (
+            len(rec_d) != len(report.deltas)
+            or any(abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=False))
+        )
+    ):
+        diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(report.deltas)}")
+    rec_p = result.get("penalties")
+    if rec_p:
+        got = Counter((s, c) for s, c, _ in hand.penalties)
+        want = Counter((p["seat"], p["code"]) for p in rec_p)
+        if got != want:
+            diffs.append(f"penalties recorded {sorted(want)}, computed {sorted(got)}")
+    if diffs:
+        hand.findings.append(
+            Finding(idx, None, "RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs))
+        )
+        return False
+    return True
+
+
+def _nums(xs: Any) -> list[int | float]:
+    return [int(x) if float(x).is_integer() else x for x in xs]
