@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from replay.american.replayer import replay_american
+from replay.chan.replayer import replay_chan
 from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.replayer import replay_hk
 from replay.sheet import replay_sheet
+from replay.vn160.replayer import replay_vn160
 
 ReplayFn = Callable[..., HandReport]
 # The table after event ``at`` (None: after the deal) as text, for ``mjaudit show``.
@@ -24,6 +27,9 @@ REGISTRY: dict[str, ReplayFn] = {
     "hk-mahjongo": replay_hk,
     "hk-mahjongo-2p": replay_hk,
     "hk-sheet": replay_sheet,  # results-only hands from club score sheets
+    "chan": replay_chan,
+    "american": replay_american,
+    "vn-160": replay_vn160,
 }
 
 
@@ -36,10 +42,38 @@ def _hk_position(
     return position_text(replay_to(record, at, overrides), at)
 
 
+def _american_position(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    from replay.american.position import position_text
+
+    return position_text(record, at, overrides)
+
+
+def _chan_position(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    from replay.chan.render import chan_position
+
+    return chan_position(record, at, overrides)
+
+
+def _vn160_position(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    from replay.vn160.render import position_text
+    from replay.vn160.replayer import replay_to
+
+    return position_text(replay_to(record, at, overrides), at)
+
+
 POSITIONS: dict[str, PositionFn] = {
     "hk-classic": _hk_position,
     "hk-mahjongo": _hk_position,
     "hk-mahjongo-2p": _hk_position,
+    "american": _american_position,
+    "chan": _chan_position,
+    "vn-160": _vn160_position,
 }
 
 

@@ -1,6 +1,10 @@
-"""Ruleset ``vn-160`` (Vietnamese mahjong with flowers and khung jokers): building blocks.
+"""Ruleset ``vn-160`` (Vietnamese mahjong with flowers and khung jokers).
 
-Not registered in :mod:`replay.engine` yet; only the khung win test lives here so far.
+Modules, one concept each: :mod:`~replay.vn160.tiles` (tile ints), :mod:`~replay.vn160.khung`
+(win test and completions with jokers), :mod:`~replay.vn160.options` (§10),
+:mod:`~replay.vn160.patterns` (§5), :mod:`~replay.vn160.scoring` (best reading, §6
+payments), :mod:`~replay.vn160.hand` (the §8.2 state machine, also the simulator's table)
+and :mod:`~replay.vn160.replayer` (record -> report, registered in :mod:`replay.engine`).
 """
 
 from replay.vn160.khung import KHUNG_CODES, completions, is_winning, khung_domain

@@ -259,3 +259,131 @@ def test_matches_brute_force(h, ru_domain, pe_pe):
     got = completions(nat, khung, n_melds, ru_domain, allow_pe_pe=pe_pe)
     assert got == want
     assert is_winning(nat, khung, n_melds, ru_domain, allow_pe_pe=pe_pe) == bool(want)
+
+
+# --- property: the best score against a brute-force search over every khung assignment -------
+
+from replay.decompose import Structure as DecStructure  # noqa: E402
+from replay.hk.patterns import WinSource  # noqa: E402
+from replay.melds import Meld, MeldKind  # noqa: E402
+from replay.vn160.options import options_for  # noqa: E402
+from replay.vn160.patterns import (  # noqa: E402
+    Reading,
+    Structure,
+    VNMeld,
+    VNWin,
+    combine,
+    hand_patterns,
+    khong_khung,
+    reading_patterns,
+)
+from replay.vn160.scoring import evaluate, wait_set  # noqa: E402
+from replay.vn160.tiles import INDEX  # noqa: E402
+
+OPTION_SETS = (
+    {},
+    {"allow_pe_pe": True},
+    {"ru_domain": "any_tile", "phinh_pair_rule": "no_honour_pair"},
+    {"u_xuyen_self_draw_only": False, "khong_khung_counts_declared": True},
+)
+
+
+def brute_best(ctx: VNWin, opts) -> int | None:  # type: ignore[no-untyped-def]
+    """Max phán over every khung assignment and every split, scored with the same rules."""
+    nat = [0] * 34
+    khung = []
+    win_tile = INDEX["BT"] if ctx.bonus_win else ctx.win_tile  # a bonus discard is a Tổng
+    for t in (*ctx.concealed, win_tile):
+        if t < 34:
+            nat[t] += 1
+        else:
+            khung.append(t)
+    partial = {tuple(nat)}
+    for k in khung:
+        dom = khung_domain(CODES_OF[k], opts.ru_domain)
+        partial = {tuple(n + (i == t) for i, n in enumerate(c)) for c in partial for t in dom}
+    n_melds = len(ctx.melds)
+    single = len(wait_set(ctx.concealed, n_melds, opts)) == 1
+    base = hand_patterns(ctx, opts, single)
+    no_khung = khong_khung(ctx, opts)
+    meld_counts = [0] * 34
+    for m in ctx.melds:
+        for t in m.meld.tiles[:3]:
+            meld_counts[t] += 1
+    best = None
+    for c in partial:
+        if max(c) > 4 or sum(c) != 14 - 3 * n_melds:
+            continue
+        total = tuple(a + b for a, b in zip(c, meld_counts, strict=True))
+        readings = []
+        for dec in decompose(c, n_melds):
+            if dec.structure is DecStructure.THIRTEEN_ORPHANS:
+                readings.append(Reading(Structure.THIRTEEN_ORPHANS, total, dec.pair))
+            else:
+                chows = tuple(sorted((*dec.chows, *(m.tile for m in ctx.melds if m.is_chow))))
+                pungs = tuple(sorted((*dec.pungs, *(m.tile for m in ctx.melds if not m.is_chow))))
+                readings.append(Reading(Structure.STANDARD, total, dec.pair, chows, pungs))
+        if opts.allow_pe_pe and n_melds == 0 and set(c) <= {0, 2}:
+            readings.append(Reading(Structure.SEVEN_PAIRS, total, -1))
+        for r in readings:
+            hits = combine([*base, *reading_patterns(r, ctx, opts, no_khung)])
+            value = sum(v for _, v in hits)
+            best = value if best is None else max(best, value)
+    return best
+
+
+CODES_OF = {i: c for c, i in INDEX.items()}
+FLOWER_AND_KHUNG = [INDEX[c] for c in ("f1", "f2", "g3", "k4", "q2", "BT", "RU", "BM", "RH", "RW")]
+
+
+@st.composite
+def wins(draw):
+    nat, codes, n_melds = draw(hands())
+    if min(nat) < 0:
+        nat = tuple(max(0, n) for n in nat)
+    codes = [c for c in codes if c != "RH"]
+    held = [t for t in range(34) for _ in range(nat[t])] + [INDEX[c] for c in codes]
+    if not held:
+        held = [0]
+    win_tile = draw(st.sampled_from(held))
+    held.remove(win_tile)
+    melds = []
+    for _ in range(n_melds):
+        if draw(st.booleans()):
+            t = draw(st.sampled_from([t for t in range(27) if t % 9 <= 6]))
+            melds.append(VNMeld(Meld(MeldKind.CHOW, t, 0), (t, t + 1, t + 2)))
+        else:
+            t = draw(st.integers(0, 33))
+            kind = draw(st.sampled_from([MeldKind.PUNG, MeldKind.CONCEALED_KONG]))
+            melds.append(VNMeld(Meld(kind, t, 0 if kind is MeldKind.PUNG else None), (t,) * 3))
+    declared = tuple(
+        (t, draw(st.booleans()))
+        for t in draw(st.lists(st.sampled_from(FLOWER_AND_KHUNG), max_size=3, unique=True))
+    )
+    return VNWin(
+        concealed=tuple(sorted(held)),
+        win_tile=win_tile,
+        source=draw(st.sampled_from([WinSource.SELF_DRAW, WinSource.DISCARD])),
+        melds=tuple(melds),
+        seat_number=draw(st.integers(1, 4)),
+        declared=declared,
+        earthly=draw(st.integers(0, 9)) == 0,
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wins(), st.sampled_from(OPTION_SETS))
+def test_best_score_matches_brute_force(ctx, overrides):
+    opts = options_for(overrides)
+    got = evaluate(ctx, opts)
+    want = brute_best(ctx, opts)
+    assert (got is None) == (want is None)
+    if got is None:
+        return
+    assert got.phan == want
+    # the reported assignment reads every khung inside its domain
+    reads = list(got.khung)
+    if ctx.bonus_win:
+        reads[-1] = ("BT", reads[-1][1])
+    for code, kind in reads:
+        assert INDEX[kind] in khung_domain(code, opts.ru_domain)

@@ -1,0 +1,239 @@
+"""Replay one chắn hand record into a :class:`HandReport` (record in, report out).
+
+``fan`` is the declared total T (0 for a win scored 0 by treo tranh / trái vỉ);
+``patterns`` are the (cước or gà id, points it adds) pairs whose sum is T; ``extras``
+carries the chắn-specific numbers (cước present, gà, declared list, case of §9, …).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from replay.chan.options import ChanOptions, OptionError, options_for
+from replay.chan.settlement import Settlement
+from replay.chan.state import ChanHand, Stop, WinEval
+from replay.findings import Finding, FindingClass, HandReport
+
+Observer = Callable[[int, ChanHand], None]
+
+
+def _options(record: dict[str, Any], overrides: Mapping[str, object] | None) -> ChanOptions:
+    return options_for({**record.get("options", {}), **(overrides or {})})
+
+
+def _previous_hand(record: dict[str, Any], previous: HandReport | None) -> Mapping[str, Any] | None:
+    """``previous_hand`` of the record, else what the report of hand_no − 1 says (§6)."""
+    ph = record.get("previous_hand")
+    if isinstance(ph, Mapping):
+        return ph
+    if previous is None or previous.ended_by in ("corrupt", "unfinished"):
+        return None
+    ex = previous.extras
+    return {"winner": ex.get("win_seat"), "void": ex.get("void"), "giver": ex.get("giver")}
+
+
+def replay_chan(
+    record: dict[str, Any],
+    overrides: Mapping[str, object] | None = None,
+    previous: HandReport | None = None,
+    observer: Observer | None = None,
+) -> HandReport:
+    """Replay ``record``; ``previous`` is the report of hand ``hand_no − 1`` of the same game."""
+    players = tuple(record["players"])
+    base = {
+        "game_id": record["game_id"],
+        "hand_no": record["hand_no"],
+        "ruleset": record["ruleset"],
+        "players": players,
+        "dealer": record["dealer"],
+        "prevailing_wind": record.get("prevailing_wind"),
+    }
+    if len(players) == 5:
+        f = Finding(
+            None,
+            None,
+            "PLAYER_COUNT_UNSUPPORTED",
+            FindingClass.INFO,
+            "chắn bí ngũ (5 players) is not described by the seed: not replayed",
+        )
+        return HandReport(**base, findings=(f,), ended_by="unfinished")
+    try:
+        opts = _options(record, overrides)
+    except OptionError as exc:
+        f = Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
+        return HandReport(**base, findings=(f,), ended_by="corrupt")
+    hand = ChanHand(record, opts, _previous_hand(record, previous))
+    events = record["events"]
+    try:
+        hand.start()
+        for i, ev in enumerate(events):
+            hand.step(i, ev)
+            if observer is not None:
+                observer(i, hand)
+        hand.finish()
+    except Stop:
+        pass
+    return _report(hand, base)
+
+
+def _report(hand: ChanHand, base: dict[str, Any]) -> HandReport:
+    st = hand.settlement()
+    win = hand.wins[0] if hand.wins else None
+    outcome = hand.outcome()
+    stands = win is not None and outcome is not None and outcome.void is None
+    fan = patterns = None
+    if win is not None:
+        fan = 0 if stands and outcome is not None and outcome.zero else win.declared.total
+        patterns = win.declared.parts
+    ended = hand.ended_by
+    if win is not None and not stands:
+        ended = "false_win"
+    if hand.forced_draw_at is not None and not (
+        win is not None and win.index < hand.forced_draw_at
+    ):
+        ended = "exhaustive_draw"
+    cai = hand.record.get("cai")
+    extras: dict[str, Any] = {
+        "win_seat": win.seat if win is not None else None,
+        "void": outcome.void if outcome is not None and win is not None else None,
+        "giver": cai.get("giver") if isinstance(cai, Mapping) else None,
+        "case": st.case if st is not None else None,
+        **_win_extras(win, hand),
+        "caught": [{"seat": s, "event": at, "code": c} for at, s, c in sorted(hand.caught_order)],
+        "an_ca_doi_cho": list(hand.doi_cho),
+        "penalties": _penalties(hand, st),
+        "partial": hand.partial,
+    }
+    report = HandReport(
+        **base,
+        findings=(),
+        winners=(win.seat,) if stands and win is not None else (),
+        self_drawn=bool(win is not None and win.present and win.present["chi"]),
+        discarder=_discarder(win),
+        fan=fan,
+        raw_fan=win.declared.base if win is not None else None,
+        patterns=tuple(patterns or ()),
+        liable=_liable(st, win),
+        deltas=None if st is None else st.deltas,
+        ended_by=ended,
+        extras=extras,
+    )
+    matches = None
+    if hand.record.get("result") is not None and not hand.stopped:
+        matches = _compare_recorded(hand, report)
+    return HandReport(
+        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
+    )
+
+
+def _win_extras(win: WinEval | None, hand: ChanHand) -> dict[str, Any]:
+    if win is None:
+        return {"cuoc": [], "declared": [], "ga": 0, "diem": None, "dich": None, "auto_value": None}
+    present = win.present or Counter()
+    return {
+        "cuoc": sorted(present.elements()),
+        "declared": win.decl.items(),
+        "ga": sum(win.declared.ga.values()),
+        "ga_ids": sorted(win.declared.ga.elements()),
+        "ga_points": win.declared.ga_points,
+        "base": win.declared.base,
+        "diem": win.declared.parts[0][1],  # the largest điểm (xuông: 2)
+        "dich": win.declared.base - win.declared.parts[0][1],  # the other instances' dịch
+        "t_decl": win.declared.total,
+        "auto_value": win.auto if win.present is not None else None,
+        "via": win.via,
+        "tile": win.tile,
+        "xuong_sai": list(win.reasons),
+    }
+
+
+def _discarder(win: WinEval | None) -> int | None:
+    """The player whose discard was won on (chíu ù, or a false ù on a discard)."""
+    if win is None or win.source is None or win.source.kind != "discard":
+        return None
+    return win.source.by
+
+
+def _penalties(hand: ChanHand, st: Settlement | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if st is None:
+        return out
+    for seat, code, deltas in st.penalties:
+        out.append({"seat": seat, "code": code, "deltas": list(deltas)})
+    return out
+
+
+def _liable(st: Settlement | None, win: WinEval | None) -> int | None:
+    if st is None or win is None:
+        return None
+    if st.case in ("B",) and st.payers:
+        return st.payers[0]
+    if st.case in ("D", "E", "F", "I"):
+        return win.seat
+    return None
+
+
+def _compare_recorded(hand: ChanHand, report: HandReport) -> bool:
+    """#42 RESULT_MISMATCH: the source's result against §7 and §9."""
+    result = hand.record.get("result") or {}
+    diffs: list[str] = []
+    if "winners" in result and sorted(result["winners"]) != list(report.winners):
+        diffs.append(
+            f"winners recorded {sorted(result['winners'])}, computed {list(report.winners)}"
+        )
+    if result.get("fan") is not None and report.fan is not None and result["fan"] != report.fan:
+        diffs.append(f"total recorded {result['fan']}, computed {report.fan}")
+    if result.get("patterns") is not None and hand.wins:
+        recorded = Counter(result["patterns"])
+        declared = Counter(hand.wins[0].decl.cuoc)
+        if recorded != declared:
+            diffs.append(
+                f"cước recorded {sorted(recorded.elements())}, declared {sorted(declared.elements())}"
+            )
+    if result.get("deltas") is not None and report.deltas is not None:
+        rec_d = result["deltas"]
+        if len(rec_d) != len(report.deltas) or any(
+            abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=False)
+        ):
+            diffs.append(f"deltas recorded {list(rec_d)}, computed {list(report.deltas)}")
+    if result.get("penalties"):
+        rec_p = Counter((p["seat"], p["code"]) for p in result["penalties"])
+        ours = Counter(_effective_penalties(hand))
+        if rec_p != ours:
+            diffs.append(f"penalties recorded {sorted(rec_p)}, computed {sorted(ours)}")
+    if diffs:
+        idx = len(hand.record["events"]) - 1 if hand.record["events"] else None
+        hand.findings.append(
+            Finding(idx, None, "RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs))
+        )
+    return not diffs
+
+
+def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
+    """(seat, code) of every violation that moved money or voided the win."""
+    out = [(s, c) for _, s, c in hand.caught_order]
+    out += [(s, "AN_CA_DOI_CHO") for s in hand.doi_cho]
+    for w in hand.void_wins:
+        out.append((w.seat, w.void or w.case_i or ""))
+    o = hand.outcome()
+    if hand.wins and o is not None and o.void is not None:
+        out.append((hand.wins[0].seat, o.void))
+    return out
+
+
+def replay_to(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> ChanHand:
+    """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
+    hand = ChanHand(record, _options(record, overrides), record.get("previous_hand"))
+    try:
+        hand.start()
+        for i, ev in enumerate(record["events"]):
+            if at is None or i > at:
+                break
+            hand.step(i, ev)
+    except Stop:
+        pass
+    return hand
