@@ -125,3 +125,46 @@ def match(
         )
     jokers = concealed[JOKER_KIND] + sum(s.jokers for s in shapes)
     _out.print(f"scores: {best.hand.id} V = {best.final} ({jokers} joker(s))")
+
+
+@card_app.command("add")
+def add(
+    file: Annotated[Path, typer.Argument(help="The mj-card/1 file (YAML or JSON).")],
+    data: Annotated[Path, typer.Option(help="The data folder.")] = Path("mjdata"),
+    wait: Annotated[
+        bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
+    ] = False,
+) -> None:
+    """Keep a validated card in the data folder (cards/), for `mjaudit replay`.
+
+    Records name their card in options.card; the next `mjaudit replay` replays the
+    folder's american hands against the cards it then holds. A card with the same id is
+    replaced (a club's corrected card).
+    """
+    from ingest.store import DataDir, DataDirBusy, DataDirError
+    from replay.american.card import CARDS_DIR, card_files
+
+    try:
+        card = load_card(file)
+    except CardInvalid as exc:
+        _err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(EXIT_FINDINGS) from None
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in card.card_id)
+    try:
+        with DataDir(data).writing(wait=wait) as store:
+            folder = store.root / CARDS_DIR
+            folder.mkdir(exist_ok=True)
+            for old in card_files(store.root):  # the same card under another suffix
+                if old.stem == safe and old.suffix != file.suffix:
+                    old.unlink()
+            target = folder / f"{safe}{file.suffix}"
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_bytes(file.read_bytes())
+            tmp.replace(target)  # atomic: a reader sees the old card or the new one
+    except (DataDirBusy, DataDirError) as exc:
+        _err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(EXIT_USAGE) from None
+    _out.print(
+        f"card {card.card_id} ({len(card.hands)} hands) kept as {target}; "
+        f"run `mjaudit replay --data {data}` to replay the american hands against it"
+    )

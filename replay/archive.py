@@ -22,6 +22,7 @@ import polars as pl
 import pyarrow as pa
 
 from ingest.store import DataDir, Part
+from replay.american.card import cards_digest, register_folder
 from replay.engine import replay_games, supported
 from replay.findings import SERIOUS, HandReport
 from schemas.rows import records_from_tables
@@ -164,6 +165,8 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
     complete output tables.
     """
     data = DataDir(root)
+    register_folder(root)  # the clubs' american cards (mjaudit card add)
+    cards = cards_digest(root)
     parts: dict[str, list[pa.Table]] = {name: [] for name in REPLAY_TABLES}
     # A chunk of games at a time, so memory does not grow with the size of a bucket.
     for chunk, files in _chunks(data, games):
@@ -181,7 +184,8 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
         )
         rows: dict[str, list[dict[str, Any]]] = {name: [] for name in REPLAY_TABLES}
         for rep in replay_games(records_from_tables(tables)):
-            for name, new in report_rows(rep, hashes[(rep.game_id, rep.hand_no)]).items():
+            done = done_hash(hashes[(rep.game_id, rep.hand_no)], rep.ruleset, cards)
+            for name, new in report_rows(rep, done).items():
                 rows[name].extend(new)
         del tables
         for name, schema in REPLAY_TABLES.items():
@@ -204,9 +208,26 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
     return out
 
 
+def done_hash(content_hash: str, ruleset: str, cards: str) -> str:
+    """The hash a replayed hand is stored under: its content hash, and for an american hand
+    also the data folder's cards, so adding or changing a card replays those hands."""
+    if ruleset != "american" or not cards:
+        return content_hash
+    return hashlib.blake2b(f"{content_hash}:{cards}".encode(), digest_size=16).hexdigest()
+
+
 def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
     """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported)."""
     hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash").collect()
+    cards = cards_digest(data.root)
+    if cards:
+        hands = hands.with_columns(
+            pl.struct("content_hash", "ruleset")
+            .map_elements(
+                lambda r: done_hash(r["content_hash"], r["ruleset"], cards), return_dtype=pl.String
+            )
+            .alias("content_hash")
+        )
     done = data.scan("hand_results").select("game_id", "hand_no", "content_hash").collect()
     unsupported = hands.filter(
         pl.col("ruleset").map_elements(lambda r: not supported(r), return_dtype=pl.Boolean)

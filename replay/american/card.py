@@ -14,6 +14,7 @@ check --card FILE`` does, via :func:`load_and_register`).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import operator
@@ -531,6 +532,36 @@ def load_and_register(path: str | Path) -> Card:
             _BY_FILE[key] = card
     register_card(card)
     return card
+
+
+# A data folder keeps its clubs' cards in ``cards/`` (``mjaudit card add``), so an archive
+# replay (in any worker process) finds every card its american records name.
+CARDS_DIR = "cards"
+CARD_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def card_files(root: str | Path) -> list[Path]:
+    folder = Path(root) / CARDS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in CARD_SUFFIXES and p.is_file())
+
+
+def cards_digest(root: str | Path) -> str:
+    """A digest of the data folder's card files ("" without any): when a card changes,
+    the american hands of the archive must be replayed again."""
+    files = card_files(root)
+    if not files:
+        return ""
+    h = hashlib.blake2b(digest_size=16)
+    for p in files:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def register_folder(root: str | Path) -> list[Card]:
+    """Load and register every card of the data folder's ``cards/`` (sorted by name)."""
+    return [load_and_register(p) for p in card_files(root)]
 
 
 def find_card(card_id: str) -> Card | None:
