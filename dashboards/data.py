@@ -14,6 +14,11 @@ Parquet again. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
 views under schema ``raw``, read one hand at a time by the replayer. Nothing is written to
 the data folder (DuckDB spills to a temporary folder elsewhere).
 
+Mahjong and chắn never share a figure: every fact table carries the hand's ``game``
+(``hands.game``; for a folder written before that column, derived from the ruleset) and
+the sidebar's Game selector puts it in the filters. The chắn queries (``chan_*``,
+``cuoc_frequency``, ``score_histogram``) select the chắn hands whatever the filters say.
+
 How the sidebar's player filter applies (the other filters select hands):
 
 * hand figures (sittings, hands, wins, draws): hands at which a selected player sat;
@@ -25,7 +30,7 @@ How the sidebar's player filter applies (the other filters select hands):
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -37,6 +42,7 @@ import pyarrow as pa
 from dashboards.queries import LOCAL_TIME, Filters, player_stats
 from ingest.store import DataDir
 from schemas.rows import records_from_tables
+from schemas.rulesets import RULESETS, Game
 from schemas.tables import ALL_TABLES, INGEST_TABLES
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
@@ -44,6 +50,7 @@ HAND_COLUMNS = (
     "game_id",
     "hand_no",
     "ruleset",
+    "game",
     "source_kind",
     "started_at",
     "utc_offset_minutes",
@@ -123,11 +130,21 @@ def open_archive(root: Path | str) -> Archive:
     return Archive(root, int(manifest["version"]), con)
 
 
+def game_sql(ruleset: str = "ruleset") -> str:
+    """The family of a ruleset column in SQL (for folders written before ``hands.game``)."""
+    cards = [r.id for r in RULESETS.values() if r.game is Game.CHAN]
+    listed = ", ".join("'" + r.replace("'", "''") + "'" for r in cards)
+    return f"CASE WHEN {ruleset} IN ({listed}) THEN 'chan' ELSE 'mahjong' END"
+
+
 def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
     """The in-memory tables (see the module docstring)."""
-    cols = ", ".join(f'"{c}"' for c in HAND_COLUMNS)
+    have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
+    game = f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+    cols = ", ".join(f"{game} AS game" if c == "game" else f'"{c}"' for c in HAND_COLUMNS)
     hand_cols = (
-        'h.ruleset, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, h."table", h.day'
+        "h.ruleset, h.game, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, "
+        'h."table", h.day'
     )
     con.execute(f"CREATE TABLE hands AS SELECT {cols} FROM raw.hands")
     con.execute("CREATE TABLE hand_results AS SELECT * FROM raw.hand_results")
@@ -225,7 +242,14 @@ def filter_options(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         return [r[0] for r in con.execute(sql).fetchall()]
 
     first, last = _row(con, "SELECT min(day), max(day) FROM hand_facts", [])
+    by_game: dict[str, list[str]] = {}
+    for game, ruleset in con.execute(
+        "SELECT DISTINCT game, ruleset FROM hand_facts ORDER BY 1, 2"
+    ).fetchall():
+        by_game.setdefault(game, []).append(ruleset)
     return {
+        "games": [g for g in (Game.MAHJONG.value, Game.CHAN.value) if g in by_game],
+        "rulesets_by_game": by_game,
         "rulesets": values("SELECT DISTINCT ruleset FROM hand_facts ORDER BY 1"),
         "venues": values(
             "SELECT DISTINCT venue FROM hand_facts WHERE venue IS NOT NULL ORDER BY 1"
@@ -577,6 +601,123 @@ def finding_counts(
     }
 
 
+# -- chắn ---------------------------------------------------------------------------------
+#
+# Chắn hands are scored in điểm from cước (rules/chan.md §7), not in fan: these queries
+# always select game = 'chan' whatever the filters say, so no figure mixes the families.
+# The replay tables keep their generic names: hand_results.fan is the winner's total T in
+# điểm, fans.pattern a cước (or gà) id and fans.fan its value.
+
+CHAN_STAT_COLUMNS = (
+    "player",
+    "hands",
+    "wins",
+    "win_rate",
+    "diem_won",
+    "diem_paid",
+    "net_diem",
+    "net_per_hand",
+    "avg_score",
+    "liable",
+    "n_violations",
+    "violations",
+)
+
+
+def _chan(f: Filters) -> Filters:
+    return replace(f, game=Game.CHAN.value)
+
+
+def chan_player_stats(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
+    sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
+    average total T of their wins, hands they were liable in (đền), violations by code."""
+    f = _chan(f)
+    where, params = _scored(f)
+    fwhere, fparams = _findings_where(f, (), ("PLAYER_VIOLATION",))
+    return _frame(
+        con,
+        f"""
+        WITH p AS (
+            SELECT s.player, count(*) AS hands,
+                   count(*) FILTER (WHERE s.is_winner AND s.ended_by = 'win') AS wins,
+                   coalesce(sum(s.delta) FILTER (WHERE s.delta > 0), 0) AS diem_won,
+                   coalesce(sum(-s.delta) FILTER (WHERE s.delta < 0), 0) AS diem_paid,
+                   coalesce(sum(s.delta), 0) AS net_diem,
+                   avg(s.fan) FILTER (WHERE s.is_winner AND s.ended_by = 'win') AS avg_score,
+                   count(*) FILTER (WHERE s.is_liable) AS liable
+            FROM seat_facts s WHERE {where} GROUP BY s.player
+        ),
+        v AS (
+            SELECT player, sum(n)::BIGINT AS n_violations,
+                   string_agg(code || ':' || n, ' ' ORDER BY code) AS violations
+            FROM (SELECT fi.player, fi.code, count(*) AS n FROM finding_facts fi
+                  WHERE {fwhere} AND fi.player IS NOT NULL GROUP BY ALL)
+            GROUP BY player
+        )
+        SELECT p.player, p.hands, p.wins, p.wins / p.hands AS win_rate, p.diem_won,
+               p.diem_paid, p.net_diem, p.net_diem / p.hands AS net_per_hand, p.avg_score,
+               p.liable, coalesce(v.n_violations, 0)::BIGINT AS n_violations,
+               coalesce(v.violations, '') AS violations
+        FROM p LEFT JOIN v USING (player)
+        ORDER BY net_per_hand DESC, player
+        """,
+        [*params, *fparams],
+    )
+
+
+def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
+    """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
+    f = _chan(f)
+    head = overview(con, f)
+    where, params = _wins(f)
+    (avg_score,) = _row(con, f"SELECT avg(s.fan) FROM seat_facts s WHERE {where}", params)
+    return {
+        **head,
+        "win_rate": head["wins"] / head["replayed"] if head["replayed"] else None,
+        "avg_score": avg_score,
+    }
+
+
+def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """How often each cước (and gà) id appears in the filtered chắn wins: the wins that
+    have it, its rows (a cước counted twice, such as two tôm, gives two rows or a value
+    that says so, as the engine records it), its share of all wins and its average value."""
+    f = _chan(f)
+    where, params = _wins(f)
+    pwhere, pparams = f.where("fa")
+    own, own_params = _own(f, "fa.player")
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (SELECT count(*) AS wins FROM seat_facts s WHERE {where}),
+        c AS (
+            SELECT fa.pattern AS cuoc,
+                   count(DISTINCT (fa.game_id, fa.hand_no, fa.seat)) AS wins_with,
+                   count(*) AS rows, avg(fa.fan) AS value
+            FROM fan_facts fa WHERE {pwhere} AND {own}
+            GROUP BY fa.pattern
+        )
+        SELECT c.cuoc, c.wins_with, c.rows,
+               CASE WHEN w.wins > 0 THEN c.wins_with / w.wins END AS share, c.value
+        FROM c CROSS JOIN wins w
+        ORDER BY share DESC NULLS LAST, c.cuoc
+        """,
+        [*params, *pparams, *own_params],
+    )
+
+
+def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Chắn wins by the winner's total T (điểm)."""
+    where, params = _wins(_chan(f))
+    return _frame(
+        con,
+        f"""SELECT s.fan AS diem, count(*) AS wins FROM seat_facts s WHERE {where}
+        AND s.fan IS NOT NULL GROUP BY ALL ORDER BY 1""",
+        params,
+    )
+
+
 # -- the replayer ------------------------------------------------------------------------
 
 
@@ -607,7 +748,7 @@ def hands_of(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
     return _frame(
         con,
         """
-        SELECT h.hand_no, h.n_events, h.ended_by, h.fan, h.n_findings, h.n_serious,
+        SELECT h.hand_no, h.ruleset, h.n_events, h.ended_by, h.fan, h.n_findings, h.n_serious,
                string_agg(s.player, ', ' ORDER BY s.seat) FILTER (WHERE s.is_winner) AS winners
         FROM hand_facts h JOIN seat_facts s USING (game_id, hand_no)
         WHERE h.game_id = ? AND s.game_id = ?
@@ -675,8 +816,10 @@ def computed_result(
             [game_id, hand_no],
         ).fetchall()
     ]
-    patterns = con.execute(
-        """SELECT DISTINCT pattern, fan FROM fan_facts WHERE game_id = ? AND hand_no = ?
+    patterns = con.execute(  # the first winner's rows (each winner has the same ones)
+        """SELECT pattern, fan FROM fan_facts f WHERE game_id = ? AND hand_no = ?
+           AND seat = (SELECT min(seat) FROM fan_facts g
+                       WHERE g.game_id = f.game_id AND g.hand_no = f.hand_no)
            ORDER BY fan DESC, pattern""",
         [game_id, hand_no],
     ).fetchall()

@@ -4,6 +4,9 @@
 Every user-supplied value reaches SQL as a bound parameter; only names from fixed
 allow-lists (grouping columns) are placed in the SQL text.
 
+``Filters.game`` ("mahjong" or "chan") keeps the two families apart; left empty (as
+``mjaudit stats`` does today) the figures cover every hand.
+
 Definitions (per player, over the hands that pass the filters):
 
 * ``hands``: hands the player sat in that were replayed; ``wins``: hands they won;
@@ -76,6 +79,10 @@ def connect(data_dir: Path | str) -> duckdb.DuckDBPyConnection:
 
 @dataclass(frozen=True)
 class Filters:
+    """Which hands a statistic covers. ``game`` ("mahjong" or "chan", the ``hands.game``
+    column) keeps the two families apart: fan and cước are different units."""
+
+    game: str | None = None
     ruleset: str | None = None
     since: date | None = None
     until: date | None = None
@@ -88,6 +95,9 @@ class Filters:
         """SQL conditions on the hands table and their bound parameters."""
         conds: list[str] = ["TRUE"]
         params: list[object] = []
+        if self.game:
+            conds.append(f"{alias}.game = ?")
+            params.append(self.game)
         if self.ruleset:
             conds.append(f"{alias}.ruleset = ?")
             params.append(self.ruleset)

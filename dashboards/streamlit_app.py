@@ -37,7 +37,10 @@ PAGES = {
     ],
     "Hands": [
         st.Page(
-            HERE / "views" / "fans.py", title="Fans", icon=":material/bar_chart:", url_path="fans"
+            HERE / "views" / "fans.py",
+            title="Fans · cước",
+            icon=":material/bar_chart:",
+            url_path="fans",
         ),
         st.Page(
             HERE / "views" / "violations.py",

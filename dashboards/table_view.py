@@ -7,15 +7,22 @@ places the HTML.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+import polars as pl
+
+from dashboards.faces import face_html, is_cards
+from dashboards.ledger import LedgerSeat, LedgerView
+from dashboards.ledger import describe as describe_any
 from dashboards.tiles_svg import tile_img
-from replay.engine import supported
-from replay.findings import Finding
+from replay import engine
+from replay.engine import REGISTRY, replay_hand, supported
+from replay.findings import Finding, HandReport
 from replay.hk.hand import CODES, HKHand
-from replay.hk.replayer import replay_to
+from replay.hk.replayer import replay_hk, replay_to
 
 WINDS = "ESWN"
 MELD_EVENTS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
@@ -279,4 +286,232 @@ def table_html(view: TableView, flagged_now: set[int] | None = None) -> str:
         f'<div class="mj-table" data-at="{view.at}" style="background:#2d6a4f;'
         f"border-radius:14px;padding:12px;display:grid;grid-template-areas:{template};"
         f'grid-template-columns:{columns};gap:10px">{centre}{seats}</div>'
+    )
+
+
+# -- any ruleset: the display ledger ------------------------------------------------------
+
+_EXPOSURE_TITLE = {
+    "eat": "eaten pair",
+    "chiu": "chíu",
+    "khai": "thiên khai",
+    "expose": "exposed",
+    "quint": "quint",
+    "sextet": "sextet",
+}
+
+
+def _ledger_seat_html(
+    s: LedgerSeat, view: LedgerView, names: list[str], flagged: set[int], area: str
+) -> str:
+    ruleset = view.ruleset
+    cards = is_cards(ruleset)
+    border = "3px solid #c92a2a" if s.seat in flagged else "3px solid transparent"
+    marks = (" · cái" if cards else " · dealer") if s.dealer else ""
+    head = (
+        f'<div style="font-weight:600;margin-bottom:3px">{escape(s.player)} '
+        f'<span style="color:#666;font-weight:400">(seat {s.seat}{marks})</span></div>'
+    )
+    if s.concealed is None:
+        hand = '<span style="color:#666">not in the log</span>'
+    else:
+        hand = "".join(face_html(ruleset, c, 30) for c in s.concealed) or "–"
+    if s.drawn is not None:
+        hand += '<span style="display:inline-block;width:10px"></span>' + face_html(
+            ruleset, s.drawn, 30, "new"
+        )
+    exposures = []
+    for e in s.exposures:
+        src = f" from {names[e.from_seat]}" if e.from_seat is not None else ""
+        title = escape(f"{_EXPOSURE_TITLE.get(e.kind, _MELD_TITLE.get(e.kind, e.kind))}{src}")
+        faces = "".join(
+            face_html(
+                ruleset,
+                c,
+                26,
+                "back" if e.kind == "concealed_kong" and i in (0, 3) else "new" if e.new else "",
+            )
+            for i, c in enumerate(e.tiles)
+        )
+        exposures.append(
+            f'<span title="{title}" data-meld="{e.kind}" style="display:inline-block;'
+            f'margin-right:8px">{faces}</span>'
+        )
+    pile = "".join(
+        face_html(
+            ruleset,
+            c,
+            24,
+            "new" if s.new_on_pile and i == len(s.pile) - 1 else ("claimed" if taken else ""),
+        )
+        for i, (c, taken) in enumerate(s.pile)
+    )
+    rows = [
+        f'<div data-part="concealed">{_row("hand", hand)}</div>',
+        f'<div data-part="melds">{_row("trên chiếu" if cards else "exposed", "".join(exposures) or "–")}</div>',
+    ]
+    if not cards:
+        flowers = "".join(face_html(ruleset, c, 22) for c in s.flowers)
+        rows.append(f'<div data-part="flowers">{_row("flowers", flowers or "–")}</div>')
+    rows.append(
+        f'<div data-part="discards">{_row("cửa" if cards else "discards", pile or "–")}</div>'
+    )
+    return (
+        f'<div data-seat="{s.seat}" style="grid-area:{area};{_PANEL};border:{border}">'
+        f"{head}{''.join(rows)}</div>"
+    )
+
+
+def ledger_html(view: LedgerView, flagged_now: set[int] | None = None) -> str:
+    """Any ruleset's table as the log describes it (see :mod:`dashboards.ledger`): four
+    seats around the centre as in :func:`table_html`, other counts stacked."""
+    flagged = flagged_now or set()
+    names = [s.player for s in view.seats]
+    cards = is_cards(view.ruleset)
+    four = len(view.seats) == 4
+    areas = ["bottom", "right", "top", "left"] if four else [f"s{i}" for i in range(len(names))]
+    seats = "".join(_ledger_seat_html(s, view, names, flagged, areas[s.seat]) for s in view.seats)
+    what = "cards in the nọc" if cards else "tiles in the wall"
+    count = "?" if view.undrawn is None else str(view.undrawn)
+    centre = (
+        f'<div style="grid-area:centre;align-self:center;text-align:center;color:#fff;'
+        f'font-size:14px;line-height:1.5">'
+        f'<div style="font-size:12px;opacity:0.85">{escape(view.ruleset)}</div>'
+        f'<div style="font-size:26px;font-weight:700" data-wall="{count}">{count}</div>'
+        f'<div style="font-size:12px;opacity:0.85">{what} ({view.drawn_so_far} drawn)</div>'
+        "</div>"
+    )
+    if four:
+        template = "'top top top' 'left centre right' 'bottom bottom bottom'"
+        columns = "minmax(0,1fr) 150px minmax(0,1fr)"
+    else:
+        template = " ".join(f"'{a}'" for a in ["centre", *areas])
+        columns = "1fr"
+    return (
+        f'<div class="mj-table" data-at="{view.at}" data-ruleset="{escape(view.ruleset)}" '
+        f'style="background:{"#7a3b2e" if cards else "#2d6a4f"};border-radius:14px;'
+        f"padding:12px;display:grid;grid-template-areas:{template};"
+        f'grid-template-columns:{columns};gap:10px">{centre}{seats}</div>'
+    )
+
+
+# -- any ruleset: the engine's report, the event list -------------------------------------
+
+FINDING_SCHEMA = {
+    "event_index": pl.Int64,
+    "seat": pl.Int64,
+    "player": pl.String,
+    "code": pl.String,
+    "class": pl.String,
+    "message": pl.String,
+}
+
+
+def steps_with_engine(ruleset: str) -> bool:
+    """Whether the engine can show the table at any event (``replay_to``): the Hong Kong
+    engine can; the others are drawn from the log by :mod:`dashboards.ledger`."""
+    return REGISTRY.get(ruleset) is replay_hk
+
+
+def engine_position(record: dict[str, Any], at: int) -> str | None:
+    """The engine's own text view of the table after event ``at`` (``replay.engine``
+    POSITIONS, as ``mjaudit show`` prints it), None when the ruleset's engine has none; an
+    engine error is returned as text, so the page still shows the log's picture."""
+    if record["ruleset"] not in engine.POSITIONS:
+        return None
+    try:
+        return engine.position_text(record, None if at < 0 else at)
+    except Exception as exc:  # an engine bug must not take the page down
+        return f"the engine could not show this position: {type(exc).__name__}: {exc}"
+
+
+def engine_report(record: dict[str, Any]) -> tuple[HandReport | None, str | None]:
+    """Replay one hand now (it is not in the replay tables yet): the report, or the error
+    the engine raised (a page shows it instead of a traceback)."""
+    try:
+        return replay_hand(record), None
+    except Exception as exc:  # an engine bug must not take the page down
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def findings_frame(record: dict[str, Any], findings: Iterable[Finding]) -> pl.DataFrame:
+    """Findings in the columns of the replay tables' ``findings`` (for the page)."""
+    names = record["players"]
+    return pl.DataFrame(
+        [
+            {
+                "event_index": x.event_index,
+                "seat": x.seat,
+                "player": names[x.seat] if x.seat is not None and x.seat < len(names) else None,
+                "code": x.code,
+                "class": x.cls.value,
+                "message": x.message,
+            }
+            for x in findings
+        ],
+        schema=FINDING_SCHEMA,
+    )
+
+
+def result_of(rep: HandReport) -> dict[str, Any]:
+    """A report as :func:`dashboards.data.computed_result` gives a replayed hand."""
+    return {
+        "ended_by": rep.ended_by,
+        "winners": list(rep.winners),
+        "self_drawn": rep.self_drawn,
+        "discarder": rep.discarder,
+        "fan": rep.fan,
+        "raw_fan": rep.raw_fan,
+        "liable": rep.liable,
+        "matches_recorded": rep.matches_recorded,
+        "deltas": None if rep.deltas is None else list(rep.deltas),
+        "patterns": list(rep.patterns),
+    }
+
+
+def _event_codes(ev: dict[str, Any]) -> list[str]:
+    """The tiles or cards an event names, in order: the tile, then ``tiles`` (a chow's run
+    already holds its tile), then ``with``."""
+
+    def codes(value: Any) -> list[str]:
+        items = value if isinstance(value, list) else [value]
+        got = [x.get("tile") if isinstance(x, dict) else x for x in items]
+        return [c for c in got if isinstance(c, str)]
+
+    tiles = codes(ev.get("tiles"))
+    first = [] if ev.get("tile") in tiles else codes(ev.get("tile"))
+    return [*first, *tiles, *codes(ev.get("with"))]
+
+
+def events_html(record: dict[str, Any], at: int, findings: pl.DataFrame) -> str:
+    """Every event of the hand as a row: its index, what happened (ruleset-aware words),
+    the faces it names, and the findings raised at it; the current event highlighted."""
+    ruleset = record["ruleset"]
+    by_event: dict[int, list[str]] = {}
+    for r in findings.iter_rows(named=True):
+        if r["event_index"] is not None:
+            by_event.setdefault(int(r["event_index"]), []).append(r["code"])
+    rows = []
+    for i, ev in enumerate(record["events"]):
+        text = describe_any(record, i).split(": ", 1)[-1]
+        faces = "".join(face_html(ruleset, c, 22) for c in _event_codes(ev))
+        codes = by_event.get(i, [])
+        flag = (
+            f'<span style="color:#c92a2a;font-weight:600">{escape(", ".join(codes))}</span>'
+            if codes
+            else ""
+        )
+        bg = "background:#fff3bf;" if i == at else ""
+        rows.append(
+            f'<tr data-event="{i}" data-type="{escape(str(ev.get("type")), quote=True)}" '
+            f'style="{bg}border-bottom:1px solid #eee">'
+            f'<td style="padding:2px 6px;color:#666;text-align:right">{i}</td>'
+            f'<td style="padding:2px 6px">{escape(text)}</td>'
+            f'<td style="padding:2px 6px;white-space:nowrap">{faces}</td>'
+            f'<td style="padding:2px 6px">{flag}</td></tr>'
+        )
+    return (
+        '<table class="mj-events" style="border-collapse:collapse;font-size:13px;width:100%">'
+        "<thead><tr><th>#</th><th>event</th><th>tiles / cards</th><th>findings</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )

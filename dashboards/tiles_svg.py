@@ -8,10 +8,17 @@ the red dragon is the 中 box-and-stroke, the green dragon a green F, the white 
 usual blue frame, flowers and seasons a coloured blossom with their number. Each picture
 carries its code (``data-tile``) and a readable name (``<title>``, ``aria-label``), so
 a hover, a screen reader and a test can all tell which tile it is.
+
+The vn-160 and american sets add their own faces: the king (Tinh 星) and queen (Hậu 后)
+flower sets as a star and a crown, the khung (framed jokers) as a blue or red frame around
+their Vietnamese name and number (round frames for the second khung set, diamonds for the
+third, as rules/vn-160.md §1.2 says), the american joker as a bold JOKER tile, and ``FL``
+(a flower the log does not identify) as a grey blossom with a question mark.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from html import escape
 from urllib.parse import quote
@@ -66,14 +73,51 @@ _STICKS: dict[int, list[tuple[float, float, float, str]]] = {
 }
 
 
+# vn-160 khung (rules/vn-160.md §1.2): code -> (frame colour word, name, number, domain)
+KHUNG_FACES: dict[str, tuple[str, str, int, str]] = {
+    "BT": ("blue", "Tổng", 1, "any tile"),
+    "BP": ("blue", "Văn", 2, "any dots"),
+    "BS": ("blue", "Sách", 3, "any bamboo"),
+    "BM": ("blue", "Vạn", 4, "any character"),
+    "RH": ("red", "Hoa", 1, "any flower"),
+    "RU": ("red", "Hợp", 2, "any suit tile"),
+    "RD": ("red", "Nguyên", 3, "any dragon"),
+    "RW": ("red", "Hỉ", 4, "any wind"),
+}
+KHUNG_SET_SHAPES = {1: "rectangular", 2: "round", 3: "diamond"}
+EXTRA_FLOWER_SETS = {"k": "King flower", "q": "Queen flower"}  # bộ Tinh 星, bộ Hậu 后
+EXTRA_FLOWER_VN = {"k": "Tinh", "q": "Hậu"}
+
+
+def khung_parts(code: str) -> tuple[str, int] | None:
+    """``RU3`` -> (``RU``, 3), ``BT`` -> (``BT``, 1); None for a code that is no khung."""
+    base, rest = code[:2], code[2:]
+    if base not in KHUNG_FACES or rest not in ("", "2", "3"):
+        return None
+    return base, int(rest or 1)
+
+
 def tile_name(code: str) -> str:
-    """``5p`` -> ``5 dots``, ``E`` -> ``East wind``, ``f2`` -> ``Flower 2``."""
+    """``5p`` -> ``5 dots``, ``E`` -> ``East wind``, ``f2`` -> ``Flower 2``, ``k3`` ->
+    ``King flower 3 (Tinh)``, ``RU2`` -> ``Red khung Hợp 2 (any suit tile), set 2``,
+    ``J`` -> ``Joker``."""
     if len(code) == 2 and code[0].isdigit() and code[1] in SUIT_NAMES:
         return f"{code[0]} {SUIT_NAMES[code[1]]}"
     if code in HONOUR_NAMES:
         return HONOUR_NAMES[code]
     if len(code) == 2 and code[0] in "fg" and code[1] in "1234":
         return f"{'Flower' if code[0] == 'f' else 'Season'} {code[1]}"
+    if len(code) == 2 and code[0] in EXTRA_FLOWER_SETS and code[1] in "1234":
+        return f"{EXTRA_FLOWER_SETS[code[0]]} {code[1]} ({EXTRA_FLOWER_VN[code[0]]})"
+    parts = khung_parts(code)
+    if parts is not None:
+        colour, name, number, domain = KHUNG_FACES[parts[0]]
+        extra = f", set {parts[1]}" if parts[1] > 1 else ""
+        return f"{colour.capitalize()} khung {name} {number} ({domain}){extra}"
+    if code == "J":
+        return "Joker"
+    if code == "FL":
+        return "Flower (which one is not recorded)"
     return code
 
 
@@ -188,7 +232,113 @@ def _face(code: str) -> str:
         return _honour(code)
     if len(code) == 2 and code[0] in "fg" and code[1] in "1234":
         return _bonus(code)
-    return _letter(escape(code[:3]), NAVY, 22)  # a code of another tile set: its name
+    if len(code) == 2 and code[0] in EXTRA_FLOWER_SETS and code[1] in "1234":
+        return _king(code[1]) if code[0] == "k" else _queen(code[1])
+    parts = khung_parts(code)
+    if parts is not None:
+        return _khung(*parts)
+    if code == "J":
+        return _joker()
+    if code == "FL":
+        return _unknown_flower()
+    return _letter(escape(code[:3]), NAVY, 22)  # a code of no known set: its name
+
+
+def _number(text: str, colour: str) -> str:
+    """The set number in the top-left corner, as flowers carry it."""
+    return (
+        f'<text x="8" y="17" font-family="{FONT}" font-size="15" font-weight="700" '
+        f'fill="{colour}">{text}</text>'
+    )
+
+
+def _king(n: str) -> str:
+    """A king flower (bộ Tinh 星, "star"): a gold five-pointed star."""
+    points = []
+    for k in range(10):
+        r = 23 if k % 2 == 0 else 10
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append(f"{30 + r * math.cos(angle):.1f},{43 - r * math.sin(angle):.1f}")
+    return (
+        f'<polygon points="{" ".join(points)}" fill="#f5b700" stroke="#8a5a00" '
+        'stroke-width="1.5"/>'
+        f'<circle cx="30" cy="43" r="4" fill="{RED}"/>'
+        + _number(n, "#8a5a00")
+        + f'<text x="52" y="72" text-anchor="end" font-family="{FONT}" font-size="10" '
+        'font-weight="700" fill="#8a5a00">K</text>'
+    )
+
+
+def _queen(n: str) -> str:
+    """A queen flower (bộ Hậu 后): a purple crown with three jewels."""
+    return (
+        '<path d="M12 56 L14 30 L22 42 L30 24 L38 42 L46 30 L48 56 Z" fill="#7b3fa0" '
+        'stroke="#4a2260" stroke-width="1.5" stroke-linejoin="round"/>'
+        '<rect x="12" y="56" width="36" height="6" rx="2" fill="#4a2260"/>'
+        + "".join(f'<circle cx="{x}" cy="{y}" r="3" fill="#f5b700"/>' for x, y in _CROWN)
+        + _number(n, "#7b3fa0")
+        + f'<text x="52" y="72" text-anchor="end" font-family="{FONT}" font-size="10" '
+        'font-weight="700" fill="#7b3fa0">Q</text>'
+    )
+
+
+_CROWN = ((14, 30), (30, 24), (46, 30))
+
+
+def _frame(shape: int, colour: str) -> str:
+    """The khung frame: rectangular (set 1), round (set 2) or diamond (set 3)."""
+    s = f'fill="none" stroke="{colour}"'
+    if shape == 2:
+        return (
+            f'<ellipse cx="30" cy="38" rx="25" ry="31" {s} stroke-width="4"/>'
+            f'<ellipse cx="30" cy="38" rx="20" ry="26" {s} stroke-width="1.5"/>'
+        )
+    if shape == 3:
+        return (
+            f'<polygon points="30,4 56,38 30,72 4,38" {s} stroke-width="4" '
+            'stroke-linejoin="round"/>'
+            f'<polygon points="30,11 50,38 30,65 10,38" {s} stroke-width="1.5"/>'
+        )
+    return (
+        f'<rect x="5" y="5" width="50" height="66" rx="4" {s} stroke-width="4"/>'
+        f'<rect x="10" y="10" width="40" height="56" rx="2" {s} stroke-width="1.5"/>'
+    )
+
+
+def _khung(base: str, shape: int) -> str:
+    """A khung: its frame in blue or red around its Vietnamese name, its number below."""
+    colour_word, name, number, _ = KHUNG_FACES[base]
+    colour = BLUE if colour_word == "blue" else RED
+    long = len(name) > 4
+    size = {1: 11 if long else 15, 2: 9.5 if long else 14, 3: 9 if long else 12.5}[shape]
+    return (
+        _frame(shape, colour)
+        + f'<text x="30" y="38" text-anchor="middle" font-family="{FONT}" font-size="{size}" '
+        f'font-weight="700" fill="{colour}">{escape(name)}</text>'
+        + f'<text x="30" y="58" text-anchor="middle" font-family="{FONT}" font-size="14" '
+        f'font-weight="700" fill="{colour}">{number}</text>'
+    )
+
+
+def _joker() -> str:
+    """The american joker: a big J over the word JOKER, in the card's bright colours."""
+    return (
+        f'<text x="30" y="44" text-anchor="middle" font-family="{FONT}" font-size="38" '
+        'font-weight="700" fill="#d6336c">J</text>'
+        f'<text x="30" y="62" text-anchor="middle" font-family="{FONT}" font-size="11" '
+        'font-weight="700" fill="#5f3dc4" letter-spacing="0.5">JOKER</text>'
+        '<path d="M10 12 L18 8 L16 16 Z M50 12 L42 8 L44 16 Z" fill="#f08c00"/>'
+    )
+
+
+def _unknown_flower() -> str:
+    """A flower whose identity the log does not record: a grey blossom with a '?'."""
+    body = "".join(
+        f'<ellipse cx="30" cy="30" rx="7" ry="13" fill="#adb5bd" '
+        f'transform="rotate({k * 72} 30 42) translate(0 -1)"/>'
+        for k in range(5)
+    )
+    return body + '<circle cx="30" cy="42" r="6" fill="#868e96"/>' + _number("?", "#868e96")
 
 
 @lru_cache(maxsize=1024)
@@ -251,10 +401,11 @@ def tiles_html(codes: list[str] | tuple[str, ...], width: int = 34, state: str =
 
 
 def sample_sheet(width: int = 40) -> str:
-    """Every tile once: a picture to check the drawings by eye."""
-    from schemas.tiles import BONUS_TILES, PLAYING_TILES
+    """Every tile of every mahjong set once: a picture to check the drawings by eye."""
+    from schemas.tiles import AMERICAN, VN160
 
-    rows = [PLAYING_TILES[i : i + 9] for i in range(0, 27, 9)]
-    rows += [PLAYING_TILES[27:], BONUS_TILES]
+    codes = list(dict.fromkeys([*VN160.codes, *AMERICAN.codes]))
+    rows = [codes[i : i + 9] for i in range(0, len(codes), 9)]
     body = "".join(f"<div>{tiles_html(list(r), width)}</div>" for r in rows)
-    return f"<div>{body}<div>{tile_svg('5p', width, 'new')}{tile_svg('5p', width, 'claimed')}{tile_svg('5p', width, 'back')}</div></div>"
+    states = "".join(tile_svg("5p", width, state) for state in ("new", "claimed", "back"))
+    return f"<div>{body}<div>{states}</div></div>"

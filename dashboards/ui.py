@@ -7,6 +7,10 @@ arguments), so a new ingest or replay shows up on the next rerun and nothing is 
 for the same view. Widgets take their first value from the URL, then from what the page
 showed last in this session; after each run the URL is rewritten from the widgets, so a
 copied link opens the same view.
+
+The sidebar's Game selector (mahjong / chắn) offers the families present in the data and
+starts on the one present (mahjong when both are): fan and cước are different units, so
+every statistic is of one family.
 """
 
 from __future__ import annotations
@@ -52,8 +56,13 @@ QUERIES = frozenset(
         "load_record",
         "hand_findings",
         "computed_result",
+        "chan_player_stats",
+        "chan_summary",
+        "cuoc_frequency",
+        "score_histogram",
     }
 )
+GAME_LABELS = {"mahjong": "mahjong", "chan": "chắn"}
 _CTX = "_mj_ctx"
 _URL = "_mj_url"
 _KEPT = "_mj_kept"
@@ -198,7 +207,18 @@ def sidebar(ctx: Context) -> Filters:
     first, last = opts["first_day"], opts["last_day"]
     side = st.sidebar
     side.header("Filters")
-    rulesets = [ALL, *opts["rulesets"]]
+    games = opts.get("games") or ["mahjong"]
+    start("f_game", "game", games[0], valid=lambda v: v in games)
+    game = side.radio(
+        "Game",
+        games,
+        key="f_game",
+        format_func=lambda g: GAME_LABELS.get(g, g),
+        horizontal=True,
+        disabled=len(games) < 2,
+        help="Mahjong hands score fan, chắn hands score cước and điểm: figures never mix them.",
+    )
+    rulesets = [ALL, *opts.get("rulesets_by_game", {}).get(game, opts["rulesets"])]
     start("f_ruleset", "ruleset", ALL, valid=lambda v: v in rulesets)
     ruleset = side.selectbox("Ruleset", rulesets, key="f_ruleset")
     venues = [ALL, *opts["venues"]]
@@ -260,6 +280,7 @@ def sidebar(ctx: Context) -> Filters:
     )
     chosen = side.multiselect("Players", players, key="f_players", placeholder="everyone")
     filters = Filters(
+        game=game,
         ruleset=None if ruleset == ALL else ruleset,
         since=since,
         until=until,
@@ -269,6 +290,7 @@ def sidebar(ctx: Context) -> Filters:
         source_kind=None if source == ALL else source,
     )
     share(
+        game=game if game != games[0] else None,
         source=filters.source_kind,
         ruleset=filters.ruleset,
         venue=filters.venue,

@@ -520,6 +520,12 @@ class Source(StrEnum):
     sheet = "sheet"
 
 
+class GameChoice(StrEnum):
+    auto = "auto"
+    mahjong = "mahjong"
+    chan = "chan"
+
+
 class StatsBy(StrEnum):
     player = "player"
     venue = "venue"
@@ -549,12 +555,21 @@ def stats(
     source: Annotated[
         Source, typer.Option(help="Count full logs, club score sheets, or all.")
     ] = Source.all,
+    game: Annotated[
+        GameChoice,
+        typer.Option(
+            help="mahjong or chan (Chắn: cước and điểm); auto = the family in the data, "
+            "mahjong when both are."
+        ),
+    ] = GameChoice.auto,
 ) -> None:
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
     Computed from the replayed tables (run `mjaudit replay` after ingesting). Rates:
     win_rate = wins / hands, self_draw_rate = self-drawn wins / wins, deal_in_rate =
-    hands whose winning tile they discarded / hands.
+    hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
+    `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
+    violations by code).
     """
     from dashboards.queries import Filters, connect, player_stats, summary_tsv
     from ingest.store import DataDirError
@@ -564,12 +579,24 @@ def stats(
     except (FileNotFoundError, DataDirError) as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
+    families = {
+        row[0] for row in con.execute("SELECT DISTINCT game FROM hands").fetchall() if row[0]
+    }
+    chosen = game.value if game is not GameChoice.auto else None
+    if chosen is None:
+        chosen = "chan" if families == {"chan"} else "mahjong"
+        if len(families) > 1:
+            err.print("note: mahjong figures only; Chắn hands are counted with --game chan")
     filters = Filters(
         ruleset=ruleset,
         since=since.date() if since else None,
         until=until.date() if until else None,
         source_kind=None if source is Source.all else source.value,
+        game=chosen,
     )
+    if chosen == "chan":
+        _chan_stats(data, filters, fmt)
+        return
     if fmt is StatsFormat.tsv:
         sys.stdout.write(summary_tsv(con, filters))
         return
@@ -624,6 +651,53 @@ def stats(
             str(row["n_violations"]),
         )
     out.print(table)
+
+
+def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
+    """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
+    import polars as pl
+
+    from dashboards.data import chan_player_stats, cuoc_frequency, open_archive
+
+    archive = open_archive(data)
+    con = archive.cursor()
+    frame = chan_player_stats(con, filters)  # type: ignore[arg-type]
+    if fmt is StatsFormat.csv:
+        sys.stdout.write(frame.write_csv())
+        return
+    if fmt in (StatsFormat.json, StatsFormat.tsv):
+        sys.stdout.write(frame.write_json() + "\n")
+        return
+    if frame.is_empty():
+        out.print("no Chắn hands match (did you run `mjaudit replay`?)")
+        return
+    table = Table(title=f"Chắn statistics ({data})", title_justify="left")
+    cols = ["player", "hands", "wins", "win %", "điểm won", "điểm paid", "net", "avg score"]
+    for c in [*cols, "violations"]:
+        table.add_column(c, justify="left" if c in ("player", "violations") else "right")
+    for row in frame.iter_rows(named=True):
+        table.add_row(
+            row["player"],
+            str(row["hands"]),
+            str(row["wins"]),
+            f"{100 * row['win_rate']:.1f}",
+            f"{row['diem_won']:g}",
+            f"{row['diem_paid']:g}",
+            f"{row['net_diem']:g}",
+            "-" if row["avg_score"] is None else f"{row['avg_score']:.1f}",
+            row["violations"] or "-",
+        )
+    out.print(table)
+    cuoc = cuoc_frequency(con, filters)  # type: ignore[arg-type]
+    if not cuoc.is_empty():
+        freq = Table(title="cước in winning hands", title_justify="left")
+        for c in cuoc.columns:
+            freq.add_column(c, justify="left" if cuoc[c].dtype == pl.String else "right")
+        for row in cuoc.iter_rows():
+            freq.add_row(
+                *("-" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v) for v in row)
+            )
+        out.print(freq)
 
 
 @app.command()
@@ -699,6 +773,7 @@ def demo(
         min_hands=0,
         fmt=StatsFormat.table,
         source=Source.all,
+        game=GameChoice.auto,
     )
     out.print(
         f"\nThe data is in {data}/ (Parquet tables and {data}/catalog.duckdb). Next:\n"

@@ -153,3 +153,26 @@ def test_card_add_then_replay_uses_the_clubs_card(tmp_path: Path) -> None:
     res = runner.invoke(app, ["card", "add", str(bad), "--data", str(data)])
     assert res.exit_code == 1
     assert [p.name for p in (data / "cards").iterdir()] == ["archive-club-card.yaml"]
+
+
+def test_stats_keeps_chan_and_mahjong_apart(tmp_path: Path) -> None:
+    """stats counts Chắn hands only with --game chan (điểm, cước), and says so."""
+    data = tmp_path / "data"
+    log = _write(
+        tmp_path / "mixed.jsonl", [chan_examples.x1().record(), vn160_examples.v1_record()]
+    )
+    assert runner.invoke(app, ["ingest", str(log), "--data", str(data)]).exit_code == 0
+    assert runner.invoke(app, ["replay", "--data", str(data)]).exit_code == 0
+
+    mahjong = runner.invoke(app, ["stats", "--data", str(data), "--format", "json"])
+    assert mahjong.exit_code == 0, mahjong.output
+    assert "--game chan" in mahjong.output  # the note on stderr (CliRunner mixes them)
+    assert "Bình" not in mahjong.output  # the Chắn winner plays no mahjong here
+
+    chan = runner.invoke(app, ["stats", "--data", str(data), "--game", "chan", "--format", "json"])
+    assert chan.exit_code == 0, chan.output
+    rows = {r["player"]: r for r in json.loads(chan.output)}
+    assert rows["Bình"]["wins"] == 1 and rows["Bình"]["diem_won"] == 27
+    assert rows["An"]["diem_paid"] == 9
+    table = runner.invoke(app, ["stats", "--data", str(data), "--game", "chan"])
+    assert "tom" in table.output and "Chắn statistics" in table.output

@@ -1,14 +1,111 @@
-"""Fans: winning fan per ruleset, pattern frequencies, payment by fan, limit hands."""
+"""Fans: winning fan per ruleset, pattern frequencies, payment by fan, limit hands. With
+the Game selector on chắn: the chắn view instead (wins, điểm, cước frequencies,
+violations), since chắn hands score cước and điểm, not fan."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from dashboards import ui
+from dashboards import chan_terms, ui
 
 ctx = ui.require()
 f = ctx.filters
+
+
+def chan_view() -> None:
+    """The chắn statistics: headline figures, per-player điểm, cước frequencies, the
+    distribution of scores and the violations by code and by player."""
+    st.header("Chắn: cước and điểm")
+    head = ctx.q("chan_summary", f)
+    cols = st.columns(5)
+    cols[0].metric("Hands", f"{head['hands']:,}")
+    cols[1].metric("Wins (ù)", f"{head['wins']:,}")
+    cols[2].metric("Win rate", ui.pct(head["win_rate"]), help="replayed hands won (ù)")
+    cols[3].metric("Draws (hòa)", f"{head['draws']:,}")
+    cols[4].metric("Average score", ui.num(head["avg_score"]), help="điểm of a win (total T)")
+    if not head["wins"]:
+        st.info("No replayed chắn wins match the filters.")
+    st.subheader("Players")
+    players = ctx.q("chan_player_stats", f)
+    st.dataframe(
+        players,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "player": "Player",
+            "hands": "Hands",
+            "wins": "Wins (ù)",
+            "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
+            "diem_won": st.column_config.NumberColumn("Điểm won", format="localized"),
+            "diem_paid": st.column_config.NumberColumn("Điểm paid", format="localized"),
+            "net_diem": st.column_config.NumberColumn("Net điểm", format="localized"),
+            "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
+            "avg_score": st.column_config.NumberColumn("Avg điểm of wins", format="%.2f"),
+            "liable": st.column_config.NumberColumn("Liable (đền)"),
+            "n_violations": st.column_config.NumberColumn("Violations"),
+            "violations": st.column_config.TextColumn("By code"),
+        },
+    )
+    st.subheader("Cước frequencies")
+    cuoc = ctx.q("cuoc_frequency", f)
+    st.caption("Share of the chắn wins in which each cước (or gà) was scored.")
+    if cuoc.is_empty():
+        st.caption("No cước recorded for these wins.")
+    else:
+        cuoc = cuoc.with_columns(
+            pl.col("cuoc").map_elements(chan_terms.cuoc_name, return_dtype=pl.String).alias("name"),
+            pl.col("cuoc").map_elements(chan_terms.kind, return_dtype=pl.String).alias("kind"),
+        )
+        ui.bars(
+            cuoc,
+            "name",
+            "wins_with",
+            color="kind",
+            group=False,
+            horizontal=True,
+            category_title="cước",
+            value_title="wins with it",
+        )
+        st.dataframe(
+            cuoc,
+            hide_index=True,
+            width="stretch",
+            column_order=["name", "cuoc", "kind", "wins_with", "share", "rows", "value"],
+            column_config={
+                "name": "Cước",
+                "cuoc": "Id",
+                "kind": "Kind",
+                "wins_with": st.column_config.NumberColumn("Wins with it", format="localized"),
+                "share": st.column_config.ProgressColumn(
+                    "Share of wins", format="percent", min_value=0.0, max_value=1.0
+                ),
+                "rows": st.column_config.NumberColumn("Times scored"),
+                "value": st.column_config.NumberColumn(
+                    "Điểm added (avg)",
+                    format="%.1f",
+                    help="what it added to the total T: the largest cước its điểm, each "
+                    "other its dịch, a gà its gà points (rules/chan.md §7.1)",
+                ),
+            },
+        )
+    st.subheader("Scores of wins")
+    ui.bars(ctx.q("score_histogram", f), "diem", "wins", category_title="điểm (total T)")
+    st.subheader("Violations")
+    counts = ctx.q("finding_counts", f, (), ("PLAYER_VIOLATION",))
+    a, b = st.columns(2)
+    with a:
+        st.markdown("**By code**")
+        ui.bars(counts["by_code"].head(20), "code", "n", horizontal=True, category_title="")
+    with b:
+        st.markdown("**By player**")
+        ui.bars(counts["by_player"].head(20), "player", "n", horizontal=True, category_title="")
+
+
+if f.game == "chan":
+    chan_view()
+    st.stop()
+
 st.header("Fans")
 
 hist = ctx.q("fan_histogram", f)

@@ -10,6 +10,7 @@ ctx = ui.require()
 f = ctx.filters
 st.header("Club overview")
 
+chan = f.game == "chan"  # chắn: draws are hòa, points are điểm, there are no deal-ins
 head = ctx.q("overview", f)
 first, last = head["first_day"], head["last_day"]
 period = f"{first} – {last}" if first else "–"
@@ -18,7 +19,11 @@ cols[0].metric("Sittings", f"{head['sittings']:,}")
 cols[1].metric("Hands", f"{head['hands']:,}")
 cols[2].metric("Players", f"{head['players']:,}")
 cols[3].metric("Violations", f"{head['violations']:,}", help="PLAYER_VIOLATION findings")
-cols[4].metric("Exhaustive draws", ui.pct(head["exhaustive_draw_rate"]), help="of replayed hands")
+cols[4].metric(
+    "Draws (hòa)" if chan else "Exhaustive draws",
+    ui.pct(head["exhaustive_draw_rate"]),
+    help="of replayed hands",
+)
 cols[5].metric(
     "Win rate",
     ui.pct(head["wins"] / head["replayed"] if head["replayed"] else None),
@@ -71,8 +76,12 @@ else:
             "hands": st.column_config.NumberColumn("Hands", format="localized"),
             "wins": st.column_config.NumberColumn("Wins", format="localized"),
             "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
-            "deal_in_rate": st.column_config.NumberColumn("Deal-in rate", format="percent"),
-            "net_points": st.column_config.NumberColumn("Net points", format="localized"),
+            "deal_in_rate": None
+            if chan
+            else st.column_config.NumberColumn("Deal-in rate", format="percent"),
+            "net_points": st.column_config.NumberColumn(
+                "Net điểm" if chan else "Net points", format="localized"
+            ),
             "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
             "page": st.column_config.LinkColumn("Details", display_text="open ›"),
         },

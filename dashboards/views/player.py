@@ -18,6 +18,8 @@ ui.keep("p_name")
 ui.start("p_window", "window", 50, valid=lambda v: isinstance(v, int) and v >= 1, parse=int)
 ui.share(name=name)
 
+chan = f.game == "chan"  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
+unit = "điểm" if chan else "fan"
 hands = ctx.q("player_hands", f, name)
 if hands.is_empty():
     st.info(f"{name} has no replayed hands under these filters.")
@@ -31,18 +33,24 @@ cols = st.columns(6)
 cols[0].metric("Hands", f"{n:,}")
 cols[1].metric("Wins", f"{n_wins:,}", ui.pct(n_wins / n), delta_color="off", delta_arrow="off")
 cols[2].metric(
-    "Self-drawn",
+    "On own draw" if chan else "Self-drawn",
     f"{self_drawn:,}",
     ui.pct(self_drawn / n_wins if n_wins else None),
     delta_color="off",
     delta_arrow="off",
     help="share of their wins",
 )
-cols[3].metric(
-    "Deal-ins", f"{deal_ins:,}", ui.pct(deal_ins / n), delta_color="off", delta_arrow="off"
-)
-cols[4].metric("Net points", ui.num(net))
-cols[5].metric("Avg fan", ui.num(wins["fan"].mean()) if n_wins else "–")  # type: ignore[arg-type]
+if chan:  # no win on a discard in chắn: the hands that ended in hòa instead
+    draws = int((hands["ended_by"] == "exhaustive_draw").sum())
+    cols[3].metric(
+        "Draws (hòa)", f"{draws:,}", ui.pct(draws / n), delta_color="off", delta_arrow="off"
+    )
+else:
+    cols[3].metric(
+        "Deal-ins", f"{deal_ins:,}", ui.pct(deal_ins / n), delta_color="off", delta_arrow="off"
+    )
+cols[4].metric("Net điểm" if chan else "Net points", ui.num(net))
+cols[5].metric(f"Avg {unit}", ui.num(wins["fan"].mean()) if n_wins else "–")  # type: ignore[arg-type]
 
 series = hands.with_row_index("hand", offset=1).with_columns(
     pl.col("delta").cum_sum().alias("net points"),
@@ -52,7 +60,8 @@ st.line_chart(
     ui.thin(series.select("at", "net points")), x="at", y="net points", x_label="date", height=260
 )
 
-st.subheader("Win and deal-in rates")
+rate_cols = ["win rate"] if chan else ["win rate", "deal-in rate"]
+st.subheader("Win rate" if chan else "Win and deal-in rates")
 window = st.number_input(
     "Moving average over the last N hands", min_value=1, step=10, key="p_window"
 )
@@ -66,25 +75,30 @@ rates = series.with_columns(
     .alias("deal-in rate"),
 )
 st.line_chart(
-    ui.thin(rates.select("hand", "win rate", "deal-in rate")),
+    ui.thin(rates.select("hand", *rate_cols)),
     x="hand",
-    y=["win rate", "deal-in rate"],
+    y=rate_cols,
     x_label="hand",
     height=240,
 )
 
 left, right = st.columns(2)
 with left:
-    st.subheader("Fans of their wins")
+    st.subheader(f"{unit.capitalize()} of their wins")
     if n_wins:
-        ui.bars(wins.group_by("fan").len("wins").sort("fan"), "fan", "wins", height=240)
+        ui.bars(
+            wins.group_by("fan").len("wins").sort("fan"),
+            "fan",
+            "wins",
+            category_title=unit,
+            height=240,
+        )
     else:
         st.caption("No wins yet.")
 with right:
     st.subheader("How they win")
-    how = pl.DataFrame(
-        {"how": ["self-drawn", "on a discard"], "wins": [self_drawn, n_wins - self_drawn]}
-    )
+    ways = ["on their own draw", "otherwise"] if chan else ["self-drawn", "on a discard"]
+    how = pl.DataFrame({"how": ways, "wins": [self_drawn, n_wins - self_drawn]})
     ui.bars(how, "how", "wins", horizontal=True, category_title="")
 
 h2h = ctx.q("head_to_head", f, name)

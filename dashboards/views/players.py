@@ -6,10 +6,45 @@ import polars as pl
 import streamlit as st
 
 from dashboards import ui
+from dashboards.data import CHAN_STAT_COLUMNS
 from dashboards.queries import STAT_COLUMNS
 
 ctx = ui.require()
 st.header("Players")
+if ctx.filters.game == "chan":  # chắn: wins and điểm, no fan, self-draws or deal-ins
+    chan = ctx.q("chan_player_stats", ctx.filters)
+    if chan.is_empty():
+        st.info("No replayed chắn hands match the filters.")
+        st.stop()
+    st.caption(f"{chan.height:,} chắn players; scores in điểm (see Fans · cước for the cước).")
+    st.dataframe(
+        chan.with_columns(
+            pl.col("player")
+            .map_elements(lambda p: ui.link("player", name=p), return_dtype=pl.String)
+            .alias("page")
+        ),
+        hide_index=True,
+        width="stretch",
+        column_order=["player", "page", *CHAN_STAT_COLUMNS[1:]],
+        column_config={
+            "player": st.column_config.TextColumn("Player", pinned=True),
+            "page": st.column_config.LinkColumn("Details", display_text="open ›"),
+            "wins": "Wins (ù)",
+            "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
+            "diem_won": st.column_config.NumberColumn("Điểm won", format="localized"),
+            "diem_paid": st.column_config.NumberColumn("Điểm paid", format="localized"),
+            "net_diem": st.column_config.NumberColumn("Net điểm", format="localized"),
+            "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
+            "avg_score": st.column_config.NumberColumn("Avg điểm of wins", format="%.2f"),
+            "liable": st.column_config.NumberColumn("Liable (đền)"),
+            "n_violations": st.column_config.NumberColumn("Violations"),
+            "violations": st.column_config.TextColumn("By code"),
+        },
+    )
+    st.download_button(
+        "Download CSV", chan.write_csv(), file_name="chan-player-stats.csv", mime="text/csv"
+    )
+    st.stop()
 stats = ctx.q("player_table", ctx.filters)
 if stats.is_empty():
     st.info("No replayed hands match the filters.")

@@ -1,6 +1,10 @@
 """Hand replayer: pick a sitting and hand (or arrive from a link), step through the
-events, see the table drawn with tiles, the findings so far, and at the end the result
-the replay computed beside the one the log recorded."""
+events, see the table drawn with tiles (chắn: cards), the findings so far, and at the end
+the result the replay computed beside the one the log recorded.
+
+Hong Kong hands are stepped by the engine itself (``replay.hk.replayer.replay_to``); the
+other rulesets' tables are drawn from what the log says (:mod:`dashboards.ledger`), with
+the findings of the replay tables (or of the engine, run now, for a hand not replayed)."""
 
 from __future__ import annotations
 
@@ -9,9 +13,21 @@ from typing import Any
 import polars as pl
 import streamlit as st
 
-from dashboards import ui
-from dashboards.table_view import describe, table_html, table_view
-from replay.engine import replay_hand, supported
+from dashboards import chan_terms, ui
+from dashboards.faces import is_cards
+from dashboards.ledger import ledger_view
+from dashboards.table_view import (
+    engine_position,
+    engine_report,
+    events_html,
+    findings_frame,
+    ledger_html,
+    result_of,
+    steps_with_engine,
+    table_html,
+    table_view,
+)
+from replay.engine import supported
 
 ctx = ui.require(replayed=False)
 f = ctx.filters
@@ -61,7 +77,11 @@ hand_labels = {
     r["hand_no"]: f"hand {r['hand_no']}"
     + (f" · {r['ended_by'].replace('_', ' ')}" if r["ended_by"] else " · not replayed")
     + (f" by {r['winners']}" if r["winners"] else "")
-    + (f", {r['fan']} fan" if r["fan"] is not None and r["ended_by"] == "win" else "")
+    + (
+        f", {r['fan']} {'điểm' if is_cards(r['ruleset']) else 'fan'}"
+        if r["fan"] is not None and r["ended_by"] == "win"
+        else ""
+    )
     + (f" · {r['n_serious']} finding{'s' if r['n_serious'] > 1 else ''}" if r["n_serious"] else "")
     for r in hands.iter_rows(named=True)
 }
@@ -84,40 +104,28 @@ if record is None:
     st.stop()
 events = record["events"]
 n = len(events)
+ruleset = record["ruleset"]
+cards = is_cards(ruleset)
 ui.share(game=game, hand=hand_no)
-if not supported(record["ruleset"]) or n == 0:
-    why = "it has no events" if n == 0 else f"the {record['ruleset']} rules engine is not built yet"
-    st.info(f"This hand cannot be drawn: {why}.")
-    st.dataframe(pl.DataFrame({"event": [describe(record, i) for i in range(n)]}), hide_index=True)
-    st.stop()
+if n == 0:
+    st.info("This hand has no events to step through (a results-only hand).")
 
 audit = ctx.q("hand_findings", game, hand_no)
+computed = ctx.q("computed_result", game, hand_no)
+engine_error: str | None = None
+report = None
+if audit.is_empty() and computed is None:
+    # not replayed yet: the findings the engine raises now (any registered ruleset)
+    report, engine_error = engine_report(record)
+    audit = findings_frame(record, report.findings if report is not None else ())
+if engine_error:
+    st.error(f"The {ruleset} engine failed on this hand: {engine_error}")
+if n == 0:
+    st.dataframe(audit, hide_index=True, width="stretch")
+    st.stop()
+stepper = "engine" if steps_with_engine(ruleset) else "ledger"
 ui.start("r_event", "event", -1, valid=lambda e: isinstance(e, int) and -1 <= e < n, parse=int)
 at = st.session_state["r_event"]
-view = table_view(record, at)
-if audit.is_empty() and ctx.q("computed_result", game, hand_no) is None:
-    # not replayed yet: the findings the engine raised while stepping
-    audit = pl.DataFrame(
-        [
-            {
-                "event_index": x.event_index,
-                "seat": x.seat,
-                "player": record["players"][x.seat] if x.seat is not None else None,
-                "code": x.code,
-                "class": x.cls.value,
-                "message": x.message,
-            }
-            for x in table_view(record, n - 1).findings
-        ],
-        schema={
-            "event_index": pl.Int64,
-            "seat": pl.Int64,
-            "player": pl.String,
-            "code": pl.String,
-            "class": pl.String,
-            "message": pl.String,
-        },
-    )
 finding_events = sorted({e for e in audit["event_index"].to_list() if e is not None})
 
 
@@ -176,12 +184,43 @@ st.slider("Event (−1 = after the deal)", min_value=-1, max_value=n - 1, key="r
 ui.keep("r_event")
 ui.share(event=at)
 
-st.markdown(
-    f"**{view.description}** · {record['ruleset']} · dealer {record['players'][record['dealer']]}"
-)
+if stepper == "engine":
+    view = table_view(record, at)
+    description = view.description
+else:
+    try:
+        ledger = ledger_view(record, at)
+    except Exception as exc:  # a log this page cannot picture: the event list still shows
+        st.error(f"The table cannot be drawn for this hand ({type(exc).__name__}: {exc}).")
+        st.html(events_html(record, at, audit))
+        st.stop()
+    description = ledger.description
+    position = engine_position(record, at)
+    if not supported(ruleset):
+        st.caption(
+            f"The {ruleset} rules engine is not built yet: the table below is what the log "
+            "says, step by step, without any check."
+        )
+    else:
+        st.caption(
+            "The table is drawn from what the log says; the findings are the "
+            f"{ruleset} engine's"
+            + (", and its own view of the table is below it." if position else ".")
+        )
+dealer_word = "cái" if cards else "dealer"
+st.markdown(f"**{description}** · {ruleset} · {dealer_word} {record['players'][record['dealer']]}")
 now = audit.filter(pl.col("event_index") == at)
 flagged = {int(s) for s in now["seat"].to_list() if s is not None}
-st.html(table_html(view, flagged))
+if stepper == "engine":
+    st.html(table_html(view, flagged))
+else:
+    st.html(ledger_html(ledger, flagged))
+    if position:
+        with st.expander(f"The {ruleset} engine's view of the table at this event"):
+            st.code(position, language=None)
+    if ledger.notes:
+        with st.expander(f"{len(ledger.notes)} moves the log makes with pieces not seen held"):
+            st.markdown("\n".join(f"- {x}" for x in ledger.notes))
 
 shown = audit.filter(pl.col("event_index").is_null() | (pl.col("event_index") <= at))
 for r in now.iter_rows(named=True):
@@ -213,41 +252,47 @@ def _outcome(res: dict[str, Any], names: list[str]) -> str:
     who = ", ".join(names[w] for w in res["winners"])
     how = ""
     if res.get("self_drawn"):
-        how = ", self-drawn"
+        how = ", on their own draw" if cards else ", self-drawn"
     elif res.get("discarder") is not None:
-        how = f", on {names[res['discarder']]}'s discard"
-    fan = f", {res['fan']} fan" if res.get("fan") is not None else ""
+        whose = names[res["discarder"]]
+        how = f", on the card {whose} drew" if cards else f", on {whose}'s discard"
+    unit = "điểm" if cards else "fan"
+    fan = f", {res['fan']} {unit}" if res.get("fan") is not None else ""
     raw = f" (raw {res['raw_fan']})" if res.get("raw_fan") not in (None, res.get("fan")) else ""
     return f"{who} wins{how}{fan}{raw}"
+
+
+def _patterns(pairs: list[tuple[str, int]] | list[str]) -> str:
+    """``Patterns: a 1, b 2`` (mahjong) or ``Cước: Tôm 4, Chì 3`` (chắn)."""
+    counted: dict[tuple[str, int | None], int] = {}
+    for item in pairs:
+        key = (item, None) if isinstance(item, str) else (item[0], item[1])
+        counted[key] = counted.get(key, 0) + 1
+    items = []
+    for (pid, value), k in counted.items():
+        label = chan_terms.cuoc_name(pid) if cards else pid
+        text = label if value is None else f"{label} {value}"
+        items.append(text + (f" ×{k}" if k > 1 else ""))
+    return ("Cước: " if cards else "Patterns: ") + ", ".join(items)
 
 
 if at == n - 1:
     st.subheader("Result")
     names = record["players"]
-    computed = ctx.q("computed_result", game, hand_no)
-    if computed is None:  # not replayed yet: settle it now with the engine
-        rep = replay_hand(record)
-        computed = {
-            "ended_by": rep.ended_by,
-            "winners": list(rep.winners),
-            "self_drawn": rep.self_drawn,
-            "discarder": rep.discarder,
-            "fan": rep.fan,
-            "raw_fan": rep.raw_fan,
-            "liable": rep.liable,
-            "matches_recorded": rep.matches_recorded,
-            "deltas": None if rep.deltas is None else list(rep.deltas),
-            "patterns": list(rep.patterns),
-        }
+    if computed is None and report is not None:  # not replayed yet: the engine's report now
+        computed = result_of(report)
     recorded = record.get("result")
     left, right = st.columns(2)
     with left:
         st.markdown("**Computed by the replay**")
-        st.markdown(_outcome(computed, names))
-        if computed["patterns"]:
-            st.markdown("Patterns: " + ", ".join(f"{p} {v}" for p, v in computed["patterns"]))
-        if computed["liable"] is not None:
-            st.markdown(f"Liable: {names[computed['liable']]}")
+        if computed is None:
+            st.markdown(f"Nothing: the {ruleset} rules engine is not built yet.")
+        else:
+            st.markdown(_outcome(computed, names))
+            if computed["patterns"]:
+                st.markdown(_patterns(computed["patterns"]))
+            if computed["liable"] is not None:
+                st.markdown(f"Liable: {names[computed['liable']]}")
     with right:
         st.markdown("**Recorded in the log**")
         if recorded is None:
@@ -264,25 +309,22 @@ if at == n - 1:
                 )
             )
             if recorded.get("patterns"):
-                st.markdown("Patterns: " + ", ".join(recorded["patterns"]))
+                st.markdown(_patterns(recorded["patterns"]))
     rec_deltas = (recorded or {}).get("deltas")
+    deltas = (computed or {}).get("deltas")
     pay = pl.DataFrame(
         {
             "player": names,
-            "computed": computed["deltas"] or [None] * len(names),
+            "computed": deltas or [None] * len(names),
             "recorded": rec_deltas or [None] * len(names),
         },
         schema={"player": pl.String, "computed": pl.Float64, "recorded": pl.Float64},
     )
     st.dataframe(pay, hide_index=True)
-    if computed["matches_recorded"] is True:
+    if computed is not None and computed["matches_recorded"] is True:
         st.success("The recorded result matches the rules.")
-    elif computed["matches_recorded"] is False:
+    elif computed is not None and computed["matches_recorded"] is False:
         st.error("The recorded result differs from the rules: see RECORDED_RESULT_MISMATCH above.")
 
-with st.expander(f"All {n} events"):
-    st.dataframe(
-        pl.DataFrame({"event": [describe(record, i) for i in range(n)]}),
-        hide_index=True,
-        width="stretch",
-    )
+with st.expander(f"All {n} events", expanded=stepper == "ledger" and not supported(ruleset)):
+    st.html(events_html(record, at, audit))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.dashboards import chan_archive
 from tests.dashboards.archive import build
 
 
@@ -20,6 +21,13 @@ def demo_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def unreplayed_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same logs, ingested but not replayed."""
     return build(tmp_path_factory.mktemp("unreplayed") / "data", replay=False)
+
+
+@pytest.fixture(scope="session")
+def chan_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both families: a chắn sitting, an hk-classic sitting of the same players, and one
+    vn-160 and one american hand (tests/dashboards/chan_archive.py)."""
+    return chan_archive.build(tmp_path_factory.mktemp("chan") / "data")
 
 
 @pytest.fixture

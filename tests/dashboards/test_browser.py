@@ -12,12 +12,14 @@ import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from dashboards.app import start
 from tests.dashboards.archive import GAME, SYNTHETIC_HANDS
+from tests.dashboards.chan_archive import CHAN_GAME
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -42,17 +44,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(demo_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(data: Path, log: Path) -> Iterator[str]:
+    """The dashboard over ``data`` on a free port, as `mjaudit dashboard` starts it."""
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing: run `make env` as root (it installs Debian's chromium)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
     port = _free_port()
-    log = tmp_path_factory.mktemp("server") / "streamlit.log"
     with open(log, "wb") as out:
-        proc = start(demo_data, port, "127.0.0.1", stdout=out, stderr=subprocess.STDOUT)
+        proc = start(data, port, "127.0.0.1", stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 30
@@ -73,6 +75,12 @@ def server(demo_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(demo_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(demo_data, tmp_path_factory.mktemp("server") / "streamlit.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -160,3 +168,22 @@ def test_replayer_in_a_browser(page, server: str) -> None:  # type: ignore[no-un
 
     _open(page, server + f"replayer?game={GAME}&hand=4&event=2", "FALSE_WIN")
     _shot(page, "replayer-finding")
+
+
+def test_chan_pages_in_a_browser(  # type: ignore[no-untyped-def]
+    page, chan_data: Path, tmp_path: Path
+) -> None:
+    """The chắn view and a chắn hand in the replayer, drawn by a real browser."""
+    with serving(chan_data, tmp_path / "streamlit.log") as url:
+        _open(page, url + "fans?game=chan", "Cước frequencies")
+        assert _metric(page, "Wins (ù)") == "3"
+        assert "game=chan" in page.url
+        _shot(page, "chan-cuoc")
+        _open(page, url + f"replayer?game={CHAN_GAME}&hand=2&event=4", "thiên khai")
+        table = page.locator(".mj-table")
+        red = table.locator('[data-seat="2"] img[data-tile="CC"][data-colour="red"]')
+        assert red.count() == 4
+        assert red.first.evaluate("img => img.complete && img.naturalWidth > 0")  # drawn
+        box = red.first.bounding_box()
+        assert box is not None and box["height"] > 2.5 * box["width"]  # a tall narrow card
+        _shot(page, "chan-replayer")

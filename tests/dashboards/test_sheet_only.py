@@ -32,7 +32,9 @@ def test_every_page_renders_sheet_only_data(
     assert not any("mjaudit ingest" in i.value for i in at.info)  # not the empty state
 
 
-def test_overview_counts_the_sheet_games(sheet_data: Path, use_data: Callable[[Path], None]) -> None:
+def test_overview_counts_the_sheet_games(
+    sheet_data: Path, use_data: Callable[[Path], None]
+) -> None:
     use_data(sheet_data)
     at = app()
     # examples/club-sheet.txt: 5 games of one evening, 4 players, one false win ('f')

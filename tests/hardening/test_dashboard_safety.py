@@ -44,7 +44,7 @@ INJECTIONS = [
     "../../etc/passwd",
 ]
 CORE = INJECTIONS[:4] + INJECTIONS[-2:]
-FILTER_FIELDS = ["ruleset", "venue", "table", "source_kind"]
+FILTER_FIELDS = ["ruleset", "venue", "table", "source_kind", "game"]
 PAGES = ["overview", "players", "player", "fans", "violations", "replayer"]
 
 
@@ -105,6 +105,9 @@ def filtered_queries(con: Any, f: Filters) -> dict[str, Any]:
         "player_stats": dq.player_stats(con, f),
         "player_stats_by_venue": dq.player_stats(con, f, by="venue"),
         "player_stats_by_month": dq.player_stats(con, f, by="month"),
+        "chan_player_stats": dd.chan_player_stats(con, f),
+        "cuoc_frequency": dd.cuoc_frequency(con, f),
+        "score_histogram": dd.score_histogram(con, f),
     }
 
 

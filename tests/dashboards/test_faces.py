@@ -1,0 +1,180 @@
+"""Tile and card faces for every code of every family, and the display ledger that draws
+the rulesets whose engine has no step-through (pure functions, no Streamlit)."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from dashboards import cards_svg, tiles_svg
+from dashboards.faces import face_html, face_name, face_svg
+from dashboards.ledger import describe, ledger_view
+from dashboards.table_view import FINDING_SCHEMA, events_html, ledger_html
+from schemas.rulesets import RULESETS
+from schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
+from tests.dashboards.chan_archive import american_hand, chan_hands, vn160_hand
+
+TILE_SETS = [MAHJONG, VN160, AMERICAN, CHAN]
+
+
+def ruleset_for(tiles: TileSet) -> str:
+    """A ruleset that plays with this tile set."""
+    return next(r.id for r in RULESETS.values() if r.tiles is tiles)
+
+
+@pytest.mark.parametrize("tiles", TILE_SETS, ids=lambda t: t.name)
+def test_every_code_of_every_family_has_its_own_face_and_name(tiles: TileSet) -> None:
+    ruleset = ruleset_for(tiles)
+    faces = set()
+    for code in tiles.codes:
+        svg = face_svg(ruleset, code)
+        assert svg.startswith("<svg") and (
+            f'data-tile="{code}"' in svg or f'data-card="{code}"' in svg
+        ), code
+        assert face_name(ruleset, code) != code, code
+        img = face_html(ruleset, code)
+        assert img.startswith('<img src="data:image/svg+xml;utf8,') and f'data-tile="{code}"' in img
+        faces.add(re.sub(r"<title>.*?</title>|aria-label=\"[^\"]*\"|data-\w+=\"[^\"]*\"", "", svg))
+    assert len(faces) == len(tiles.codes)  # no two codes share a picture
+
+
+def test_khung_blue_and_red_and_their_sets() -> None:
+    blue, red = tiles_svg.tile_svg("BT"), tiles_svg.tile_svg("RU")
+    assert tiles_svg.BLUE in blue and tiles_svg.RED not in blue
+    assert tiles_svg.RED in red and tiles_svg.BLUE not in red
+    assert "Tổng" in blue and "Hợp" in red
+    assert "<ellipse" in tiles_svg.tile_svg("RU2") and "<polygon" in tiles_svg.tile_svg("RU3")
+    assert tiles_svg.tile_name("RD3") == "Red khung Nguyên 3 (any dragon), set 3"
+    assert tiles_svg.tile_name("k1") == "King flower 1 (Tinh)"
+    assert tiles_svg.tile_name("q4") == "Queen flower 4 (Hậu)"
+    assert tiles_svg.tile_name("J") == "Joker" and "JOKER" in tiles_svg.tile_svg("J")
+    assert tiles_svg.tile_name("FL").startswith("Flower")
+
+
+def test_red_chan_cards_are_red_and_the_others_black() -> None:
+    red = {"CC", "8v", "8s", "9v", "9s"}  # rules/chan.md §1.2
+    for code in CHAN.codes:
+        svg = cards_svg.card_svg(code)
+        fills = set(re.findall(r'(?:fill|stroke)="(#[0-9a-f]{6})"', svg))
+        if code in red:
+            assert 'data-colour="red"' in svg and cards_svg.RED in fills, code
+            assert cards_svg.BLACK not in fills, code
+        else:
+            assert 'data-colour="black"' in svg and cards_svg.BLACK in fills, code
+            assert cards_svg.RED not in fills, code
+    assert 'data-colour="red"' in face_html("chan", "CC")
+
+
+def test_card_names_and_shape() -> None:
+    assert cards_svg.card_name("2v") == "nhị vạn"
+    assert cards_svg.card_name("7n") == "thất văn"
+    assert cards_svg.card_name("9s") == "cửu sách"
+    assert cards_svg.card_name("CC") == "chi chi"
+    assert cards_svg.card_label("8v") == "bát vạn (cá), red"
+    svg = cards_svg.card_svg("5n", 20)
+    width, height = (int(x) for x in re.search(r'width="(\d+)" height="(\d+)"', svg).groups())  # type: ignore[union-attr]
+    assert height > 2.5 * width  # a tall narrow card
+    assert ">5<" in svg and ">văn<" in svg and ">ngũ<" in svg  # rank and suit as text
+    assert face_name("chan", "2s") == "nhị sách" and face_name("hk-classic", "2s") == "2 bamboo"
+
+
+# -- the display ledger -------------------------------------------------------------------
+
+
+def test_ledger_follows_the_charleston_with_a_blind_pass() -> None:
+    rec = american_hand()
+    before = ledger_view(rec, 7).seats[0].concealed
+    after = ledger_view(rec, 11).seats[0].concealed
+    assert before is not None and after is not None
+    # an gave 2m and passed on blind the S and 2p binh passed him; he keeps binh's other S
+    assert after.count("S") == before.count("S") + 1 and "2m" not in after
+    assert "2p" not in after
+    assert ledger_view(rec, 11).notes == ()
+    assert "(Charleston pass 3, blind)" in describe(rec, 8)
+    assert describe(rec, 12) == "event 12: chi stops the Charleston (no second Charleston)"
+
+
+def test_ledger_joker_exchange_takes_the_joker_out_of_the_exposure() -> None:
+    rec = american_hand()
+    pung = ledger_view(rec, 18).seats[0].exposures[0]
+    assert (pung.kind, pung.tiles, pung.new) == ("pung", ("E", "E", "J"), True)
+    view = ledger_view(rec, 21)
+    assert view.seats[0].exposures[0].tiles == ("E", "E", "E")
+    assert view.seats[0].exposures[0].new  # changed at this event
+    assert "J" in (view.seats[1].concealed or ())
+
+
+def test_ledger_chan_eat_chiu_khai_and_the_cua() -> None:
+    one, two = chan_hands()[:2]
+    view = ledger_view(one, 1)
+    assert view.seats[1].exposures[0].tiles == ("7s", "7n")  # hand card on top (§5.3)
+    assert view.seats[0].pile == (("7n", True),)  # eaten from an's cửa
+    eaten_on_top = {
+        **one,
+        "events": [*one["events"][:1], {**one["events"][1], "placement": "eaten_on_top"}],
+    }
+    assert ledger_view(eaten_on_top, 1).seats[1].exposures[0].tiles == ("7n", "7s")
+    assert "(eaten card on top)" in describe(eaten_on_top, 1)
+    draw = ledger_view(two, 1)
+    assert draw.seats[1].pile == (("6s", False),) and draw.seats[1].new_on_pile
+    assert draw.undrawn == 100 - 77 - 1
+    khai = ledger_view(two, 4).seats[2]
+    assert khai.exposures[0].tiles == ("CC",) * 4 and "CC" not in (khai.concealed or ())
+    win = ledger_view(two, 10)
+    assert win.seats[0].drawn == two["events"][10]["tile"] and win.seats[0].pile[-1][1]
+    assert describe(one, 14).endswith("on their own draw; declares Chì, Tôm ×2")
+    xuong = {**two, "events": [*two["events"][:10], {**two["events"][10], "claim": {"cuoc": []}}]}
+    assert describe(xuong, 10).endswith("declares xuông")
+    html = ledger_html(win)
+    assert "trên chiếu" in html and "cửa" in html and "cards in the nọc" in html
+
+
+def test_ledger_vn160_khung_pung_and_king_flower() -> None:
+    rec = vn160_hand()
+    view = ledger_view(rec, 3)
+    assert view.seats[0].flowers == ("k2",)
+    assert view.seats[1].exposures[0].tiles == ("4p", "4p", "BP")
+    assert "Blue khung Văn 2 (any dots)" in describe(rec, 3)
+    assert 'data-tile="BP"' in ledger_html(view)
+
+
+def test_an_unknown_event_type_is_shown_as_recorded() -> None:
+    rec = american_hand()
+    rec["events"] = [*rec["events"][:2], {"type": "tea_break", "seat": 1, "minutes": 5}]
+    assert describe(rec, 2) == "event 2: tea_break (seat=1, minutes=5)"
+    view = ledger_view(rec, 2)  # changes nothing, raises nothing
+    assert view.seats[1].concealed == ledger_view(rec, 1).seats[1].concealed
+    findings = pl.DataFrame(
+        [
+            {
+                "event_index": 2,
+                "seat": 1,
+                "player": "binh",
+                "code": "X",
+                "class": "INFO",
+                "message": "",
+            }
+        ],
+        schema=FINDING_SCHEMA,
+    )
+    html = events_html(rec, 2, findings)
+    assert 'data-type="tea_break"' in html and ">X<" in html and "#fff3bf" in html
+
+
+def test_the_engines_own_view_when_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboards.table_view import engine_position
+    from replay import engine
+
+    rec = chan_hands()[1]
+    monkeypatch.setattr(engine, "POSITIONS", {})
+    assert engine_position(rec, 4) is None  # no step-through: the page shows the ledger only
+    monkeypatch.setattr(engine, "POSITIONS", {"chan": lambda r, at, o=None: f"table at {at}"})
+    assert engine_position(rec, 4) == "table at 4" and engine_position(rec, -1) == "table at None"
+
+    def broken(record, at, overrides=None):  # type: ignore[no-untyped-def]
+        raise KeyError("x")
+
+    monkeypatch.setattr(engine, "POSITIONS", {"chan": broken})
+    assert "could not show this position: KeyError" in (engine_position(rec, 4) or "")
