@@ -19,6 +19,11 @@ files describe them, plus a few helpers to look at the findings of a replay.
   are used only when nothing else is left. Only a log that draws past the end of the
   wall runs out of tiles; its extra automatic tiles repeat.
 * ``b.i`` is the index of the latest event, for asserting finding indices.
+* ``vn-160`` (rules ``vn-160.md`` §1): the 160-tile set (flowers f/g/k/q 1-4, the eight khung
+  ``BT BP BS BM RH RU RD RW``, more khung sets with option ``khung_sets``, §1.2). Its bonus
+  tiles (flowers and khung) are never filler. ``pung``/``kong``/``concealed_kong``/
+  ``added_kong`` take ``with_="4p BP"`` (the hand tiles when a khung is used, §8.1), and the
+  wall deals the dealer's two last tiles side by side (§2.2, "nhảy cóc").
 * ``record()`` returns the canonical record (validated by ``schemas.records.parse_record``);
   ``record(wall=True)`` also writes a ``wall`` consistent with the deal and the draws
   (replacements taken from its tail).
@@ -36,20 +41,52 @@ import msgspec
 from replay.engine import replay_hand
 from replay.findings import SERIOUS, Finding, FindingClass, HandReport
 from schemas.records import parse_record
-from schemas.tiles import BONUS_TILES, PLAYING_TILES
+from schemas.tiles import (
+    BONUS_TILES,
+    KHUNG,
+    KHUNG_EXTRA_SETS,
+    PLAYING_TILES,
+    VN_KINGS,
+    VN_QUEENS,
+)
 
 HARD = FindingClass.CORRUPT_LOG
 VIOL = FindingClass.PLAYER_VIOLATION
 AUDIT = FindingClass.SCORE_MISMATCH
 INFO = FindingClass.INFO
 
-_TILE = re.compile(r"[fg][1-4]|[1-9][mps]|[ESWNCFP]")
+_TILE = re.compile(r"(?:BT|BP|BS|BM|RH|RU|RD|RW)[23]?|[fgkq][1-4]|[1-9][mps]|[ESWNCFP]")
 _TWO_P = [t for t in PLAYING_TILES if t[-1] not in "ms" or t[0] in "19"]
+VN_FLOWERS: tuple[str, ...] = BONUS_TILES + VN_KINGS + VN_QUEENS
 FULL_SETS: dict[str, Counter[str]] = {
     "hk-classic": Counter({**{t: 4 for t in PLAYING_TILES}, **{t: 1 for t in BONUS_TILES}}),
     "hk-mahjongo": Counter({t: 4 for t in PLAYING_TILES}),
     "hk-mahjongo-2p": Counter({t: 4 for t in _TWO_P}),
+    "vn-160": Counter(
+        {**{t: 4 for t in PLAYING_TILES}, **{t: 1 for t in VN_FLOWERS}, **{t: 1 for t in KHUNG}}
+    ),
 }
+
+
+def khung_codes(sets: int = 1) -> tuple[str, ...]:
+    """The khung of ``khung_sets`` = ``sets`` (vn-160 §1.2): set 1 bare, then suffix 2, 3."""
+    return KHUNG + tuple(k for k in KHUNG_EXTRA_SETS if int(k[-1]) <= sets)
+
+
+def full_set(ruleset: str, options: Mapping[str, Any] | None = None) -> Counter[str]:
+    """Every tile of the ruleset's set, with its number of copies."""
+    if ruleset != "vn-160":
+        return FULL_SETS[ruleset]
+    sets = (options or {}).get("khung_sets", 1)
+    sets = sets if isinstance(sets, int) and 1 <= sets <= 3 else 1
+    return FULL_SETS["vn-160"] + Counter(khung_codes(sets)[len(KHUNG) :])
+
+
+def bonus_tiles(ruleset: str) -> frozenset[str]:
+    """Tiles that are never filler: flowers and seasons (vn-160: all flowers and khung)."""
+    if ruleset == "vn-160":
+        return frozenset(VN_FLOWERS + KHUNG + KHUNG_EXTRA_SETS)
+    return frozenset(BONUS_TILES)
 
 
 def tiles(text: str) -> list[str]:
@@ -143,21 +180,32 @@ class Hand:
         t: str | _Auto = tile if tile is not None else self._last.get(seat) or _Auto()
         return self._add({"type": "discard", "seat": seat, "tile": t})
 
-    def pung(self, seat: int, frm: int, tile: str) -> Hand:
-        return self._add({"type": "pung", "seat": seat, "from": frm, "tile": tile})
+    @staticmethod
+    def _with(ev: dict[str, Any], with_: str | None) -> dict[str, Any]:
+        """Add the vn-160 ``with`` field: the hand tiles, khung included (§8.1)."""
+        if with_ is not None:
+            ev["with"] = tiles(with_)
+        return ev
 
-    def kong(self, seat: int, frm: int, tile: str) -> Hand:
-        return self._add({"type": "kong", "seat": seat, "from": frm, "tile": tile})
+    def pung(self, seat: int, frm: int, tile: str, with_: str | None = None) -> Hand:
+        ev = {"type": "pung", "seat": seat, "from": frm, "tile": tile}
+        return self._add(self._with(ev, with_))
+
+    def kong(self, seat: int, frm: int, tile: str, with_: str | None = None) -> Hand:
+        ev = {"type": "kong", "seat": seat, "from": frm, "tile": tile}
+        return self._add(self._with(ev, with_))
 
     def chow(self, seat: int, frm: int, tile: str, run: str) -> Hand:
         ev = {"type": "chow", "seat": seat, "from": frm, "tile": tile, "tiles": tiles(run)}
         return self._add(ev)
 
-    def concealed_kong(self, seat: int, tile: str) -> Hand:
-        return self._add({"type": "concealed_kong", "seat": seat, "tile": tile})
+    def concealed_kong(self, seat: int, tile: str, with_: str | None = None) -> Hand:
+        ev = {"type": "concealed_kong", "seat": seat, "tile": tile}
+        return self._add(self._with(ev, with_))
 
-    def added_kong(self, seat: int, tile: str) -> Hand:
-        return self._add({"type": "added_kong", "seat": seat, "tile": tile})
+    def added_kong(self, seat: int, tile: str, with_: str | None = None) -> Hand:
+        ev = {"type": "added_kong", "seat": seat, "tile": tile}
+        return self._add(self._with(ev, with_))
 
     def win(self, seat: int, tile: str, frm: int | None = None, robbed_kong: bool = False) -> Hand:
         ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": tile}
@@ -189,7 +237,10 @@ class Hand:
         fan: int | None = None,
         patterns: Iterable[str] | None = None,
         deltas: Iterable[float] | None = None,
+        penalties: Iterable[Mapping[str, Any]] | None = None,
     ) -> Hand:
+        """The result as the source recorded it; ``penalties`` are ``{"seat", "code",
+        "deltas"?}`` mappings."""
         self.res = {"winners": list(winners)}
         if fan is not None:
             self.res["fan"] = fan
@@ -197,6 +248,8 @@ class Hand:
             self.res["patterns"] = list(patterns)
         if deltas is not None:
             self.res["deltas"] = list(deltas)
+        if penalties is not None:
+            self.res["penalties"] = [dict(p) for p in penalties]
         return self
 
     # -- the record ----------------------------------------------------------------------
@@ -231,6 +284,10 @@ class Hand:
 
         for ev in self.events:
             kind, seat, t = ev["type"], ev.get("seat"), ev.get("tile")
+            if "with" in ev:  # vn-160: the hand tiles are listed (khung included)
+                for x in ev["with"]:
+                    use(seat, x)
+                continue
             if kind in ("draw", "replacement"):
                 if isinstance(t, _Auto):
                     autos[seat][t] += 1
@@ -256,11 +313,12 @@ class Hand:
         """What is left of the tile set, best filler first (never a bonus tile)."""
         named = set(self.avoid)
         for ev in self.events:
-            for t in (ev.get("tile"), *ev.get("tiles", ())):
+            for t in (ev.get("tile"), *ev.get("tiles", ()), *ev.get("with", ())):
                 if isinstance(t, str):
                     named.add(t)
-        full = FULL_SETS[self.ruleset]
-        left = {t: full[t] - used[t] for t in full if t not in BONUS_TILES}
+        full = full_set(self.ruleset, self.options)
+        bonus = bonus_tiles(self.ruleset)
+        left = {t: full[t] - used[t] for t in full if t not in bonus}
 
         def rank(t: str) -> int:
             return 2 if t in self.avoid else 1 if t in named else 0
@@ -283,7 +341,8 @@ class Hand:
                 used[ev["tile"]] += 1
         pool = self._pool(used)
         # Past the end of the tile set (logs that draw beyond the wall) tiles repeat.
-        pool += [t for t in FULL_SETS[self.ruleset] if t not in BONUS_TILES] * 4
+        bonus = bonus_tiles(self.ruleset)
+        pool += [t for t in full_set(self.ruleset, self.options) if t not in bonus] * 4
         for s, h in enumerate(starts):
             if s in self.exact:
                 continue
@@ -325,17 +384,22 @@ class Hand:
 
     def _wall(self, starts: list[list[str]], events: list[dict[str, Any]]) -> list[str]:
         """The deal (4 tiles each three times round, 1 each, the dealer's 14th), the draws,
-        the undrawn rest, and the replacement tiles at the tail (first replacement last)."""
+        the undrawn rest, and the replacement tiles at the tail (first replacement last).
+        vn-160 (§2.2): in the last round the dealer takes its two tiles side by side."""
         order = [(self.dealer + k) % self.n for k in range(self.n)]
         deal: list[str] = []
         for r in range(3):
             for s in order:
                 deal += starts[s][4 * r : 4 * r + 4]
-        deal += [starts[s][12] for s in order]
-        deal += starts[self.dealer][13:]
+        if self.ruleset == "vn-160":
+            deal += starts[self.dealer][12:]
+            deal += [starts[s][12] for s in order[1:]]
+        else:
+            deal += [starts[s][12] for s in order]
+            deal += starts[self.dealer][13:]
         draws = [e["tile"] for e in events if e["type"] == "draw"]
         reps = [e["tile"] for e in events if e["type"] == "replacement"]
-        rest = FULL_SETS[self.ruleset] - Counter(deal + draws + reps)
+        rest = full_set(self.ruleset, self.options) - Counter(deal + draws + reps)
         return deal + draws + sorted(rest.elements()) + reps[::-1]
 
     def replay(

@@ -23,9 +23,7 @@ runner = CliRunner()
 def _replay_bytes(root: Path) -> dict[str, bytes]:
     data = DataDir(root)
     return {
-        str(f.relative_to(root)): f.read_bytes()
-        for name in REPLAY_TABLES
-        for f in data.files(name)
+        str(f.relative_to(root)): f.read_bytes() for name in REPLAY_TABLES for f in data.files(name)
     }
 
 
@@ -124,7 +122,16 @@ def test_cli_check_exit_codes_and_json(tmp_path, logs):
     lines = [json.loads(line) for line in as_json.output.splitlines()]
     assert len(lines) == 24
     assert set(lines[0]) == {
-        "game_id", "hand_no", "ruleset", "winners", "fan", "raw_fan", "patterns", "liable", "deltas", "findings"
+        "game_id",
+        "hand_no",
+        "ruleset",
+        "winners",
+        "fan",
+        "raw_fan",
+        "patterns",
+        "liable",
+        "deltas",
+        "findings",
     }
     bad = tmp_path / "bad.jsonl"
     shutil.copy(logs[1], bad)

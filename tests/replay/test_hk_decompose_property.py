@@ -44,8 +44,9 @@ def brute(counts: tuple[int, ...], n_melds: int) -> set[Canon]:
         out.add(("13", next(t for t in ORPHANS if counts[t] == 2), (), ()))
     k = (total - 2) // 3
     sets = [("p", t) for t in range(34) if counts[t] >= 3]
-    sets += [("c", t) for t in range(27) if t % 9 <= 6 and counts[t] and counts[t + 1] and
-             counts[t + 2]]
+    sets += [
+        ("c", t) for t in range(27) if t % 9 <= 6 and counts[t] and counts[t + 1] and counts[t + 2]
+    ]
     for pair in (t for t in range(34) if counts[t] >= 2):
         for combo in combinations_with_replacement(sets, k):
             c = [0] * 34
@@ -58,8 +59,14 @@ def brute(counts: tuple[int, ...], n_melds: int) -> set[Canon]:
                     c[t + 1] += 1
                     c[t + 2] += 1
             if tuple(c) == counts:
-                out.add(("std", pair, tuple(sorted(t for k_, t in combo if k_ == "c")),
-                         tuple(sorted(t for k_, t in combo if k_ == "p"))))
+                out.add(
+                    (
+                        "std",
+                        pair,
+                        tuple(sorted(t for k_, t in combo if k_ == "c")),
+                        tuple(sorted(t for k_, t in combo if k_ == "p")),
+                    )
+                )
     return out
 
 
@@ -84,8 +91,7 @@ def any_hand(draw: st.DrawFn) -> tuple[tuple[int, ...], int]:
     size = 14 - 3 * n_melds
     kinds = draw(st.sampled_from([range(34), range(9), range(9, 18), range(18, 34)]))
     pool = [t for t in WALL if t in kinds]
-    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size,
-                          unique=True))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=size, max_size=size, unique=True))
     return to_counts(pool[i] for i in picks), n_melds
 
 

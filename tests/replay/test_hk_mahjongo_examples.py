@@ -45,8 +45,9 @@ def test_M2_below_minimum_false_win_and_self_drawn() -> None:
 
 
 def test_M3_little_three_dragons() -> None:
-    ctx = win("2s3s4s 6p6p P P", "6p", melds=("pung CCC <- E", "pung FFF <- S"), seat="N",
-              prevailing="S")
+    ctx = win(
+        "2s3s4s 6p6p P P", "6p", melds=("pung CCC <- E", "pung FFF <- S"), seat="N", prevailing="S"
+    )
     r = _score(ctx)
     assert dict(r.patterns) == {"little_three_dragons": 3, "dragon_pung": 2}
     assert r.fan == 5
@@ -87,7 +88,10 @@ def test_P1c_pao_on_liable_players_discard() -> None:
 def test_M5_P2_later_pao_replaces_earlier() -> None:
     r = _score(win("9m", "9m", "self_draw", melds=(*P_MELDS, "pung 5p5p5p <- W")))
     assert dict(r.patterns) == {
-        "big_three_dragons": 5, "dragon_pung": 3, "all_pungs": 3, "self_draw": 1,
+        "big_three_dragons": 5,
+        "dragon_pung": 3,
+        "all_pungs": 3,
+        "self_draw": 1,
     }
     assert (r.raw_fan, r.fan, r.is_limit) == (12, 10, True)
     assert settle(r.fan, E, SELF, HK_MAHJONGO, liable=W) == deltas(W=-384, E=384)
@@ -108,7 +112,9 @@ def test_M7_terminal_and_honour_pungs() -> None:
     ctx = win("9p9p9p 9s9s C C", "C", melds=("pung 1m1m1m <- N", "pung EEE <- W"), seat="S")
     r = _score(ctx)
     assert dict(r.patterns) == {
-        "all_pungs": 3, "terminals_honours_pungs": 1, "dragon_pung": 1,
+        "all_pungs": 3,
+        "terminals_honours_pungs": 1,
+        "dragon_pung": 1,
         "prevailing_wind_pung": 1,
     }
     assert r.fan == 6
@@ -125,7 +131,10 @@ def test_M8_robbing_the_kong() -> None:
 def test_M9_four_concealed_pungs_self_drawn_vs_discard() -> None:
     a = _score(win("2m2m2m 5p5p5p 7s7s7s 9p9p N N", "N", "self_draw", seat="W"))
     assert dict(a.patterns) == {
-        "four_concealed_pungs": 10, "all_pungs": 3, "concealed_hand": 1, "self_draw": 1,
+        "four_concealed_pungs": 10,
+        "all_pungs": 3,
+        "concealed_hand": 1,
+        "self_draw": 1,
     }
     assert (a.raw_fan, a.fan) == (15, 10)
     assert settle(a.fan, W, SELF, HK_MAHJONGO) == deltas(E=-128, S=-128, N=-128, W=384)
@@ -135,8 +144,9 @@ def test_M9_four_concealed_pungs_self_drawn_vs_discard() -> None:
 
 
 def test_M10_last_tile_of_the_wall() -> None:
-    ctx = win("1m1m1m 4p5p6p 7p8p9p 3s3s 5s5s", "5s", "self_draw", seat="N", prevailing="S",
-              last=True)
+    ctx = win(
+        "1m1m1m 4p5p6p 7p8p9p 3s3s 5s5s", "5s", "self_draw", seat="N", prevailing="S", last=True
+    )
     r = _score(ctx)
     assert dict(r.patterns) == {"last_tile_draw": 1, "self_draw": 1, "concealed_hand": 1}
     assert settle(r.fan, N, SELF, HK_MAHJONGO) == deltas(E=-8, S=-8, W=-8, N=24)
@@ -145,7 +155,10 @@ def test_M10_last_tile_of_the_wall() -> None:
 def test_M11_two_player_half_flush() -> None:
     r = _score(win("1p2p3p 5p5p5p 7p8p9p E E C C", "C", "self_draw"), HK_MAHJONGO_2P)
     assert dict(r.patterns) == {
-        "half_flush": 3, "dragon_pung": 1, "concealed_hand": 1, "self_draw": 1,
+        "half_flush": 3,
+        "dragon_pung": 1,
+        "concealed_hand": 1,
+        "self_draw": 1,
     }
     assert r.fan == 6
     assert settle(r.fan, 0, SELF, HK_MAHJONGO_2P) == (64, -64)
@@ -161,5 +174,4 @@ def test_score_table_6_1() -> None:
     for fan, amount in d.items():
         assert settle(fan, S, DISCARD, HK_MAHJONGO, discarder=N) == deltas(N=-amount, S=amount)
         half = amount // 2
-        assert settle(fan, S, SELF, HK_MAHJONGO) == deltas(E=-half, W=-half, N=-half,
-                                                           S=3 * half)
+        assert settle(fan, S, SELF, HK_MAHJONGO) == deltas(E=-half, W=-half, N=-half, S=3 * half)

@@ -111,8 +111,10 @@ def test_bad_values_name_the_option_and_expectation(
 
 
 def test_json_lists_become_tuples_and_stay_hashable() -> None:
-    o = options_for("hk-mahjongo-2p", {"golden_table": [10, 20, 30, 40, 50, 60, 70, 80],
-                                       "two_player_seats": ["E", "S"]})
+    o = options_for(
+        "hk-mahjongo-2p",
+        {"golden_table": [10, 20, 30, 40, 50, 60, 70, 80], "two_player_seats": ["E", "S"]},
+    )
     assert o.golden_table == (10, 20, 30, 40, 50, 60, 70, 80)
     assert o.two_player_seats == ("E", "S")
     hash(o)
@@ -123,8 +125,13 @@ def test_json_lists_become_tuples_and_stay_hashable() -> None:
 # ------------------------------------------------------------------ fan options
 
 C7 = win("1m9m1p9p1s9s E S W N C F P", "9m", "self_draw", seat="W")
-C10 = win("2p", "2p", seat="N", flowers="f4", melds=(
-    "chow 1m2m3m <- W", "pung 7p7p7p <- E", "pung 9s9s9s <- S", "chow 4s5s6s <- W"))
+C10 = win(
+    "2p",
+    "2p",
+    seat="N",
+    flowers="f4",
+    melds=("chow 1m2m3m <- W", "pung 7p7p7p <- E", "pung 9s9s9s <- S", "chow 4s5s6s <- W"),
+)
 
 
 def test_fan_cap() -> None:
@@ -175,8 +182,7 @@ def test_last_discard_fan() -> None:
     assert fans(drawn, HK_MAHJONGO)["last_tile_draw"] == 1
 
 
-CKONG_HAND = win("2m2m2m 5p5p5p 7s7s7s N", "N", "self_draw", melds=("ckong 9p9p9p9p",),
-                 seat="W")
+CKONG_HAND = win("2m2m2m 5p5p5p 7s7s7s N", "N", "self_draw", melds=("ckong 9p9p9p9p",), seat="W")
 
 
 def test_concealed_kong_breaks_concealed_hand() -> None:
@@ -248,10 +254,12 @@ def test_golden_table() -> None:
 
 
 def test_false_win_penalty() -> None:
-    assert false_win_deltas(N, options_for("hk-classic", {"false_win_penalty": "flat_32"})) == \
-        deltas(N=-96, E=32, S=32, W=32)
-    assert false_win_deltas(N, options_for("hk-classic", {"false_win_penalty": "max_self_draw"})) \
-        == deltas(N=-384, E=128, S=128, W=128)
+    assert false_win_deltas(
+        N, options_for("hk-classic", {"false_win_penalty": "flat_32"})
+    ) == deltas(N=-96, E=32, S=32, W=32)
+    assert false_win_deltas(
+        N, options_for("hk-classic", {"false_win_penalty": "max_self_draw"})
+    ) == deltas(N=-384, E=128, S=128, W=128)
     total = options_for("hk-mahjongo", {"false_win_penalty": "max_self_draw_total"})
     assert false_win_deltas(E, total) == deltas(E=-1152, S=384, W=384, N=384)
     flat = options_for("hk-mahjongo", {"false_win_penalty": "flat_50"})
@@ -341,6 +349,9 @@ def test_every_option_changes_its_field(ruleset: str) -> None:
             else:
                 value = alternatives
         changed = options_for(ruleset, {name: value})
-        diff = {f.name for f in dataclasses.fields(preset)
-                if getattr(changed, f.name) != getattr(preset, f.name)}
+        diff = {
+            f.name
+            for f in dataclasses.fields(preset)
+            if getattr(changed, f.name) != getattr(preset, f.name)
+        }
         assert diff == {name}, (name, value)

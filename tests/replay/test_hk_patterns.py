@@ -41,13 +41,22 @@ BIG_WINDS = win("E E E S S S W W W N N N C", "C", "self_draw", seat="S", prevail
 
 def test_big_four_winds_and_all_honours() -> None:
     assert fans(BIG_WINDS) == {
-        "self_draw": 1, "concealed_self_draw": 1, "no_flowers": 1, "prevailing_wind_pung": 1,
-        "seat_wind_pung": 1, "all_pungs": 3, "all_honours": 8, "big_four_winds": 8,
+        "self_draw": 1,
+        "concealed_self_draw": 1,
+        "no_flowers": 1,
+        "prevailing_wind_pung": 1,
+        "seat_wind_pung": 1,
+        "all_pungs": 3,
+        "all_honours": 8,
+        "big_four_winds": 8,
         "four_concealed_pungs": 8,
     }
     # section6: the "incl." values absorb wind pungs, all_pungs and concealed_self_draw.
     assert fans(BIG_WINDS, SECTION6) == {
-        "no_flowers": 1, "all_honours": 18, "big_four_winds": 36, "four_concealed_pungs": 18,
+        "no_flowers": 1,
+        "all_honours": 18,
+        "big_four_winds": 36,
+        "four_concealed_pungs": 18,
         "single_wait": 1,  # the lone C was the only wait
     }
     m = fans(BIG_WINDS, HK_MAHJONGO)
@@ -58,7 +67,10 @@ def test_big_four_winds_and_all_honours() -> None:
 def test_little_four_winds() -> None:
     ctx = win("E E E S S S W W W N 1m2m3m", "N", seat="N", prevailing="S")
     assert fans(ctx) == {
-        "no_flowers": 1, "prevailing_wind_pung": 1, "half_flush": 3, "little_four_winds": 6,
+        "no_flowers": 1,
+        "prevailing_wind_pung": 1,
+        "half_flush": 3,
+        "little_four_winds": 6,
     }
     assert fans(ctx, SECTION6) == {"no_flowers": 1, "half_flush": 3, "little_four_winds": 24}
 
@@ -78,18 +90,29 @@ def test_heavenly_and_earthly_hands() -> None:
 
 
 def test_kong_replacement_patterns() -> None:
-    ctx = win("6s7s8s 5m5m 9m9m", "9m", "self_draw",
-              melds=("ckong 4m4m4m4m", "akong 2p2p2p2p <- E"), seat="S", chain=2)
+    ctx = win(
+        "6s7s8s 5m5m 9m9m",
+        "9m",
+        "self_draw",
+        melds=("ckong 4m4m4m4m", "akong 2p2p2p2p <- E"),
+        seat="S",
+        chain=2,
+    )
     got = fans(ctx, HK_MAHJONGO)
     assert got["win_on_kong_replacement"] == 1 and got["consecutive_kong_win"] == 10
     assert "consecutive_kong_win" not in fans(ctx)  # not an hk-classic row
-    assert "consecutive_kong_win" not in fans(dataclasses.replace(ctx, kong_replacement_chain=1),
-                                              HK_MAHJONGO)
+    assert "consecutive_kong_win" not in fans(
+        dataclasses.replace(ctx, kong_replacement_chain=1), HK_MAHJONGO
+    )
 
 
 def test_four_kongs_and_all_terminals() -> None:
-    ctx = win("9s", "9s", "self_draw", melds=(
-        "ckong 1m1m1m1m", "kong 9m9m9m9m <- S", "akong 1p1p1p1p <- W", "ckong 9p9p9p9p"))
+    ctx = win(
+        "9s",
+        "9s",
+        "self_draw",
+        melds=("ckong 1m1m1m1m", "kong 9m9m9m9m <- S", "akong 1p1p1p1p <- W", "ckong 9p9p9p9p"),
+    )
     got = fans(ctx, HK_MAHJONGO)
     assert got["four_kongs"] == 10 and got["all_terminals"] == 10 and got["all_pungs"] == 3
     assert "terminals_honours_pungs" not in got
@@ -115,8 +138,9 @@ def test_single_wait_needs_exactly_one_kind() -> None:
     assert "single_wait" not in fans(two_sided, SECTION6)
     pair_wait = win("1m2m3m 4m5m6m 3p4p5p 6s7s8s 9p", "9p", "self_draw")
     assert fans(pair_wait, SECTION6)["single_wait"] == 1
-    assert "single_wait" not in fans(dataclasses.replace(pair_wait, source=WinSource.DISCARD),
-                                     SECTION6)
+    assert "single_wait" not in fans(
+        dataclasses.replace(pair_wait, source=WinSource.DISCARD), SECTION6
+    )
 
 
 def test_winning_tile_must_complete_and_sizes_must_match() -> None:
@@ -138,8 +162,7 @@ def test_thirteen_orphans_only_without_melds() -> None:
 def test_winning_tiles() -> None:
     assert winning_tiles(to_counts(parse("1112345678999m"))) == parse("123456789m")
     # all four 9p held: a pair wait on 9p cannot be drawn
-    assert winning_tiles(to_counts(parse("123m 456m 789m 9p")), 1,
-                         to_counts(parse("9p9p9p"))) == ()
+    assert winning_tiles(to_counts(parse("123m 456m 789m 9p")), 1, to_counts(parse("9p9p9p"))) == ()
 
 
 @pytest.mark.parametrize("opts", [HK_CLASSIC, SECTION6, HK_MAHJONGO])
