@@ -157,6 +157,7 @@ class AmericanHand:
         self.courtesy: dict[int, _Courtesy] = {}
         self.courtesy_done = False
         self.east_first_draw = False  # East dealt 13: its 14th tile is the first draw
+        self.dealt: list[list[str]] = []
         self.win: WinInfo | None = None
         self.penalties: list[tuple[int, str, list[float]]] = []
         self.index = -1
@@ -293,6 +294,9 @@ class AmericanHand:
         )
         if hands is None and wall is not None:
             hands = self._deal_from_wall(14)
+            if east_draw and first["tile"] in hands[self.dealer]:  # type: ignore[index]
+                # §9.1: East's 14th dealt tile recorded as its first draw (event 0).
+                hands[self.dealer].remove(first["tile"])  # type: ignore[index]
         if hands is None:
             self.partial = True
             self.info(
@@ -318,6 +322,7 @@ class AmericanHand:
                 "first event its draw; the others 13",
             )
         self.east_first_draw = east == 13
+        self.dealt = hands  # start_hands, or the deal read off the wall
         for seat, h in enumerate(hands):
             for code in h:
                 self.hands[seat][code] += 1
@@ -832,7 +837,7 @@ class AmericanHand:
     def _deal_remainder_ok(self, tile: str) -> bool:
         assert self.wall is not None
         rest = Counter(self.wall[:53])
-        rest.subtract(c for h in self.record["start_hands"] for c in h)
+        rest.subtract(c for h in self.dealt for c in h)
         return _flower_fold(+rest) == _flower_fold(Counter([tile]))
 
     def on_discard(self, index: int, ev: dict[str, Any]) -> None:
@@ -859,7 +864,9 @@ class AmericanHand:
                 index,
                 seat,
                 "OUT_OF_TURN",
-                f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
+                f"{self.player(seat)} discards without drawing first"
+                if seat == self.turn
+                else f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
             )
         self._take(seat, [tile])
         self.discards[seat].append(tile)
