@@ -477,7 +477,12 @@ def compact(
 
 @app.command()
 def simulate(
-    ruleset: Annotated[str, typer.Option(help="hk-classic, hk-mahjongo or hk-mahjongo-2p.")],
+    ruleset: Annotated[
+        str,
+        typer.Option(
+            help="hk-classic, hk-mahjongo, hk-mahjongo-2p, vn-160, american (sample card) or chan."
+        ),
+    ],
     games: Annotated[int, typer.Option(min=1, help="Sittings to play.")],
     seed: Annotated[int, typer.Option(help="Same seed, same output, byte for byte.")] = 0,
     out_path: Annotated[

@@ -156,6 +156,7 @@ class AmericanHand:
         self.pass_parts: dict[int, tuple[list[str], list[str], int]] = {}
         self.courtesy: dict[int, _Courtesy] = {}
         self.courtesy_done = False
+        self.courtesy_passed: set[int] = set()
         self.east_first_draw = False  # East dealt 13: its 14th tile is the first draw
         self.dealt: list[list[str]] = []
         self.win: WinInfo | None = None
@@ -665,7 +666,7 @@ class AmericanHand:
             self._finish_pass(index)
         if (
             self.charleston_last not in (3, 6)
-            or self.courtesy_done
+            or seat in self.courtesy_passed
             or (self.charleston_last == 3 and self.charleston_next == 4)
         ):
             self.viol(
@@ -727,6 +728,7 @@ class AmericanHand:
         if not self.partial:
             self.hands[a.seat].update(b.tiles)
             self.hands[b.seat].update(a.tiles)
+        self.courtesy_passed.update((a.seat, b.seat))  # each across pair passes once (§3)
         if not self.courtesy:
             self.courtesy_done = True
 

@@ -1735,3 +1735,17 @@ def test_jokerless_bonus_doubles_year_1() -> None:
     r = b.result([S], 50, ["YEAR-1"], [-100, 300, -100, -100]).replay()
     clean(r)
     assert r.fan == 50
+
+
+def test_CHARLESTON_BAD_PASS_clean_courtesy_pairs_one_after_the_other() -> None:
+    """§3: both across pairs may exchange; the second pair's parts may follow the first's."""
+    b = AmHand().first_charleston().charleston_stop(W)
+    b.courtesy_pass(E, W, 1).courtesy_pass(W, E, 1).courtesy_pass(S, N, 2).courtesy_pass(N, S, 2)
+    clean(b.discard(E).replay())
+
+
+def test_CHARLESTON_BAD_PASS_triggers_second_courtesy_pass_by_the_same_pair() -> None:
+    b = AmHand().first_charleston().charleston_stop(W)
+    b.courtesy_pass(E, W, 1).courtesy_pass(W, E, 1).courtesy_pass(E, W, 1)
+    r = b.replay()
+    at(r, "CHARLESTON_BAD_PASS", VIOL, seat=E, index=b.i)
