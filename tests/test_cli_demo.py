@@ -27,12 +27,12 @@ def test_simulate_is_deterministic_and_writes_labels(tmp_path: Path) -> None:
     assert labels.stat().st_size > 0
     assert b'"violation"' in labels.read_bytes()
     assert b'"violation"' not in a.read_bytes()  # labels go to the sidecar, never the log
-    bad_out = tmp_path / "chan.jsonl"
+    bad_out = tmp_path / "sheet.jsonl"
     bad = runner.invoke(
-        app, ["simulate", "--ruleset", "chan", "--games", "1", "--out", str(bad_out)]
+        app, ["simulate", "--ruleset", "hk-sheet", "--games", "1", "--out", str(bad_out)]
     )
     assert bad.exit_code == 2
-    assert "no simulator for ruleset 'chan'" in bad.output
+    assert "no simulator for ruleset 'hk-sheet'" in bad.output
     assert not bad_out.exists()  # nothing is written for a ruleset without a simulator
 
 

@@ -33,6 +33,7 @@ A driver builds events as mjlog/1 dicts and calls ``hand.step(index, event)``; a
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -299,15 +300,12 @@ class ChanHand:
             codes.append("TREO_TRANH_KHONG_CHIU")
         if hand[x] and y != x:
             codes.append("TREO_TRANH_AN_CA_THAY_CHAN")
-        h = self.hist[p]
-        if x in h.declined_chan or (x != y and rank(x) in h.declined_ca):
-            codes.append("BO_AN_CHAN" if x in h.declined_chan else "AN_CHON_CA")
-        if y in h.tach_chan:
-            codes.append("TACH_CHAN_AN_CA")
-        if y in h.tach_ca:
-            codes.append("TACH_CA_AN_CA")
-        if (x == y and x in h.xe_chan) or (x != y and y in h.xe_chan):
-            codes.append("XE_CHAN")
+        # The history rules (1, 2, 4, 5, 7, 8, 9) exactly as the replay will judge the eat:
+        # on a copy of p's history, so asking changes nothing.
+        trial = copy.deepcopy(self.hist[p])
+        codes.extend(
+            code for code, _ in hist.on_eat(trial, x, y, Counter(hand), self.dealt[p], self.opts)
+        )
         return codes
 
     def chiu_options(self, p: int) -> str | None:

@@ -372,6 +372,8 @@ class VNHand:
     def waits(self, seat: int) -> tuple[int, ...]:
         """§4 wait set of a seat holding 13 (kinds that would complete the hand)."""
         held = [t for t in self.concealed_tiles(seat)]
+        if any(is_bonus(t) and not is_khung(t) for t in held):
+            return ()  # an undeclared flower among the tiles: no wait until it is declared
         return wait_set(held, len(self.melds[seat]), self.opts)
 
     def win_candidate(
@@ -445,6 +447,9 @@ class VNHand:
                 if m.kind is MeldKind.PUNG and hand[m.tile]:
                     out.append({"type": "added_kong", "seat": seat, "tile": CODES[m.tile]})
         t = self.drawn
+        start = self.record.get("start_hands")
+        if t is None and seat == self.dealer and self.n_discards == 0 and start:
+            t = INDEX[start[seat][-1]]  # thiên ù names the dealer's last dealt tile
         if t is not None and hand[t]:
             score, _ = self.win_candidate(seat, t, WinSource.SELF_DRAW)
             if score is not None:
