@@ -21,9 +21,10 @@ every distinct completion is returned rather than one.
 Structures (§4): standard (4 − ``n_melds`` concealed sets and a pair), Thập Tam Thái Bảo
 (no declared set) and, only with ``allow_pe_pe``, seven pairs of distinct kinds.
 
-A khung never makes a fifth copy of a kind by default (``max_copies = 4``, the tile set
-holds four, §1.1): the rules do not say so, but the shared decomposition tables
-(:mod:`replay.decompose`) assume at most four of a kind. ``max_copies=None`` lifts the cap.
+By default a khung never makes a fifth copy of a kind here (``max_copies = 4``, the tile
+set holds four, §1.1). The rules set no such limit (§1.2: a khung stands for any tile of its
+domain), so the scorer (:mod:`replay.vn160.scoring`) passes ``max_copies=None``; the capped
+default is kept for quick callers such as the simulator's bots.
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.counts import EAST, N_KINDS, ORPHANS
+from replay.decompose import Decomposition, decompose
 from replay.decompose import Structure as DecStructure
-from replay.decompose import decompose
 from replay.hk.patterns import WinSource
 from replay.vn160.khung import completions, is_winning, khung_domain
 from replay.vn160.options import VNOptions
@@ -121,8 +121,12 @@ def wait_set(
         candidates = sorted(near)
     out = []
     for k in candidates:
+        if nat[k] >= 4:  # a fifth natural copy cannot be the winning tile
+            continue
         nat[k] += 1
-        if is_winning(nat, khung, n_melds, opts.ru_domain, allow_pe_pe=opts.allow_pe_pe):
+        if is_winning(
+            nat, khung, n_melds, opts.ru_domain, allow_pe_pe=opts.allow_pe_pe, max_copies=None
+        ):
             out.append(k)
             if limit is not None and len(out) >= limit:
                 nat[k] -= 1
@@ -163,6 +167,32 @@ def khung_assignment(
 # ------------------------------------------------------------------ evaluation
 
 
+def _decompose(comp: Sequence[int], n_melds: int) -> tuple[Decomposition, ...]:
+    """:func:`decompose` for a completion where khung may make a fifth (or later) copy.
+
+    §1.2 lets a khung stand for any tile of its domain, even one whose four copies are all
+    in the hand. The shared tables split suit counts up to 9 but refuse an honour count
+    above 3, so each honour pung beyond the third copy is taken out first (an honour count
+    of 5 is pung + pair, 6 two pungs) and added back to every split.
+    """
+    if max(comp) <= 4:
+        return decompose(comp, n_melds)
+    if max(comp) > 9:  # ten of one kind: beyond the 9-digit suit tables, never scored
+        return ()
+    counts = list(comp)
+    peeled: list[int] = []
+    for t in range(EAST, N_KINDS):
+        while counts[t] > 3:
+            counts[t] -= 3
+            peeled.append(t)
+    if n_melds + len(peeled) > 4:
+        return ()
+    return tuple(
+        Decomposition(d.structure, d.pair, d.chows, tuple(sorted((*d.pungs, *peeled))))
+        for d in decompose(counts, n_melds + len(peeled))
+    )
+
+
 def _readings(ctx: VNWin, opts: VNOptions) -> list[tuple[Reading, tuple[int, ...]]]:
     """Every (reading, concealed completion) of the 14 tiles; [] if none is a §4 structure."""
     tiles = [*ctx.concealed, ctx.win_tile]
@@ -170,7 +200,9 @@ def _readings(ctx: VNWin, opts: VNOptions) -> list[tuple[Reading, tuple[int, ...
         tiles[-1] = CODES.index("BT")  # a won-on bonus discard reads as a Tổng (§3.6)
     nat, khung = split_hand(tiles)
     n_melds = len(ctx.melds)
-    comps = completions(nat, khung, n_melds, opts.ru_domain, allow_pe_pe=opts.allow_pe_pe)
+    comps = completions(
+        nat, khung, n_melds, opts.ru_domain, allow_pe_pe=opts.allow_pe_pe, max_copies=None
+    )
     meld_counts = [0] * N_KINDS
     meld_chows: list[int] = []
     meld_pungs: list[int] = []
@@ -185,7 +217,7 @@ def _readings(ctx: VNWin, opts: VNOptions) -> list[tuple[Reading, tuple[int, ...
     out: list[tuple[Reading, tuple[int, ...]]] = []
     for comp in sorted(comps, reverse=True):  # ties: khung read as the lowest kinds
         total = tuple(a + b for a, b in zip(comp, meld_counts, strict=True))
-        for dec in decompose(comp, n_melds):
+        for dec in _decompose(comp, n_melds):
             if dec.structure is DecStructure.THIRTEEN_ORPHANS:
                 out.append((Reading(Structure.THIRTEEN_ORPHANS, total, dec.pair), comp))
             else:

@@ -636,7 +636,7 @@ def test_DRAW_FROM_EMPTY_WALL_clean() -> None:
     r = exhaust(reserved=14).exhaustive_draw().replay()
     clean(r)
     assert (r.ended_by, r.winners) == ("exhaustive_draw", ())
-    assert r.deltas in (None, (0, 0, 0, 0))
+    assert r.deltas == (0, 0, 0, 0)
 
 
 def test_DRAW_FROM_EMPTY_WALL_default_plays_the_last_tile() -> None:
@@ -646,7 +646,7 @@ def test_DRAW_FROM_EMPTY_WALL_default_plays_the_last_tile() -> None:
     r = b.exhaustive_draw().replay()
     clean(r)
     assert r.ended_by == "exhaustive_draw"
-    assert r.deltas in (None, (0, 0, 0, 0))  # nobody pays on an exhaustive draw
+    assert r.deltas == (0, 0, 0, 0)  # nobody pays on an exhaustive draw
 
 
 # --- #10 WALL_MISMATCH -----------------------------------------------------------------------
@@ -1820,7 +1820,7 @@ def test_random_legal_hand_is_clean(seed: int) -> None:
     r = replay_hand(rec)
     assert serious(r) == [], (seed, r.findings)
     assert r.ended_by == "exhaustive_draw"
-    assert r.deltas in (None, (0, 0, 0, 0))
+    assert r.deltas == (0, 0, 0, 0)
     del rec["wall"]  # the same hand from start_hands alone
     r = replay_hand(rec)
     assert serious(r) == [], (seed, r.findings)

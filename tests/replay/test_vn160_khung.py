@@ -288,6 +288,36 @@ OPTION_SETS = (
 )
 
 
+def brute_splits(c) -> set:  # type: ignore[no-untyped-def]
+    """Every (pair, chows, pungs) split of a count vector, by plain recursion on the lowest
+    kind (independent of the shared decomposition tables; any number of copies)."""
+    out = set()
+
+    def walk(c, pair, chows, pungs):  # type: ignore[no-untyped-def]
+        i = next((k for k in range(34) if c[k]), -1)
+        if i < 0:
+            if pair >= 0:
+                out.add((pair, tuple(sorted(chows)), tuple(sorted(pungs))))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            walk(c, pair, chows, [*pungs, i])
+            c[i] += 3
+        if pair < 0 and c[i] >= 2:
+            c[i] -= 2
+            walk(c, i, chows, pungs)
+            c[i] += 2
+        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            for d in range(3):
+                c[i + d] -= 1
+            walk(c, pair, [*chows, i], pungs)
+            for d in range(3):
+                c[i + d] += 1
+
+    walk(list(c), -1, [], [])
+    return out
+
+
 def brute_best(ctx: VNWin, opts) -> int | None:  # type: ignore[no-untyped-def]
     """Max phán over every khung assignment and every split, scored with the same rules."""
     nat = [0] * 34
@@ -312,17 +342,19 @@ def brute_best(ctx: VNWin, opts) -> int | None:  # type: ignore[no-untyped-def]
             meld_counts[t] += 1
     best = None
     for c in partial:
-        if max(c) > 4 or sum(c) != 14 - 3 * n_melds:
+        # no cap at four copies: a khung may stand for a fifth copy (§1.2; review fix)
+        if sum(c) != 14 - 3 * n_melds:
             continue
         total = tuple(a + b for a, b in zip(c, meld_counts, strict=True))
         readings = []
-        for dec in decompose(c, n_melds):
-            if dec.structure is DecStructure.THIRTEEN_ORPHANS:
-                readings.append(Reading(Structure.THIRTEEN_ORPHANS, total, dec.pair))
-            else:
-                chows = tuple(sorted((*dec.chows, *(m.tile for m in ctx.melds if m.is_chow))))
-                pungs = tuple(sorted((*dec.pungs, *(m.tile for m in ctx.melds if not m.is_chow))))
-                readings.append(Reading(Structure.STANDARD, total, dec.pair, chows, pungs))
+        if n_melds == 0 and max(c) <= 4:
+            for dec in decompose(c, 0):
+                if dec.structure is DecStructure.THIRTEEN_ORPHANS:
+                    readings.append(Reading(Structure.THIRTEEN_ORPHANS, total, dec.pair))
+        for pair, chows0, pungs0 in brute_splits(c):
+            chows = tuple(sorted((*chows0, *(m.tile for m in ctx.melds if m.is_chow))))
+            pungs = tuple(sorted((*pungs0, *(m.tile for m in ctx.melds if not m.is_chow))))
+            readings.append(Reading(Structure.STANDARD, total, pair, chows, pungs))
         if opts.allow_pe_pe and n_melds == 0 and set(c) <= {0, 2}:
             readings.append(Reading(Structure.SEVEN_PAIRS, total, -1))
         for r in readings:
