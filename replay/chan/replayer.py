@@ -80,7 +80,7 @@ def replay_chan(
 
 def _report(hand: ChanHand, base: dict[str, Any]) -> HandReport:
     st = hand.settlement()
-    win = hand.wins[0] if hand.wins else None
+    win = hand.settled_win()
     outcome = hand.outcome()
     stands = win is not None and outcome is not None and outcome.void is None
     fan = patterns = None
@@ -185,9 +185,10 @@ def _compare_recorded(hand: ChanHand, report: HandReport) -> bool:
         )
     if result.get("fan") is not None and report.fan is not None and result["fan"] != report.fan:
         diffs.append(f"total recorded {result['fan']}, computed {report.fan}")
-    if result.get("patterns") is not None and hand.wins:
+    settled = hand.settled_win()
+    if result.get("patterns") is not None and settled is not None:
         recorded = Counter(result["patterns"])
-        declared = Counter(hand.wins[0].decl.cuoc)
+        declared = Counter(settled.decl.cuoc)
         if recorded != declared:
             diffs.append(
                 f"cước recorded {sorted(recorded.elements())}, declared {sorted(declared.elements())}"
@@ -213,13 +214,16 @@ def _compare_recorded(hand: ChanHand, report: HandReport) -> bool:
 
 def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
     """(seat, code) of every violation that moved money or voided the win."""
-    out = [(s, c) for _, s, c in hand.caught_order]
-    out += [(s, "AN_CA_DOI_CHO") for s in hand.doi_cho]
-    for w in hand.void_wins:
-        out.append((w.seat, w.void or w.case_i or ""))
     o = hand.outcome()
-    if hand.wins and o is not None and o.void is not None:
-        out.append((hand.wins[0].seat, o.void))
+    cut = hand.forced_draw_at if hand.settled_win() is None else None  # §11 #17
+    out = [(s, c) for _, s, c in hand.caught_order]
+    out += [(s, "AN_CA_DOI_CHO") for s in (hand.doi_cho if o is None else o.an_ca_doi_cho)]
+    for w in hand.void_wins:
+        if cut is None or w.index < cut:
+            out.append((w.seat, w.void or w.case_i or ""))
+    settled = hand.settled_win()
+    if settled is not None and o is not None and o.void is not None:
+        out.append((settled.seat, o.void))
     return out
 
 

@@ -1106,9 +1106,15 @@ class ChanHand:
         extra = tuple((w.seat, self._void_case(w), w.declared.total) for w in self.void_wins)
         caught = tuple(s for _, s, _ in sorted(self.caught_order))
         doi = tuple(self.doi_cho)
-        if self.forced_draw_at is not None and not (
-            self.wins and self.wins[0].index < self.forced_draw_at
-        ):
+        cut = self.forced_draw_at
+        if cut is not None and self.settled_win() is None:
+            # §11 #17: settled as a draw at the dead-card draw; later events are not settled
+            extra = tuple(
+                (w.seat, self._void_case(w), w.declared.total)
+                for w in self.void_wins
+                if w.index < cut
+            )
+            doi = tuple(s for s in self.doi_cho if self.out[s][0] <= cut)
             return Outcome("draw", caught=caught, an_ca_doi_cho=doi, extra_void=extra)
         if self.ended_by == "exhaustive_draw":
             return Outcome("draw", caught=caught, an_ca_doi_cho=doi, extra_void=extra)
@@ -1140,6 +1146,16 @@ class ChanHand:
             an_ca_doi_cho=doi,
             extra_void=extra,
         )
+
+    def settled_win(self) -> WinEval | None:
+        """The win that ended the hand, unless the dead last card was drawn before it
+        (§11 #17: the hand is then a draw and the later win is reported, not settled)."""
+        if not self.wins:
+            return None
+        w = self.wins[0]
+        if self.forced_draw_at is not None and w.index > self.forced_draw_at:
+            return None
+        return w
 
     def _void_case(self, w: WinEval) -> str:
         if w.void is None:
