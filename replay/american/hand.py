@@ -227,6 +227,8 @@ class AmericanHand:
             return None
         if self.pass_no is not None:
             return self.pass_no
+        if self.courtesy_passed or self.courtesy:
+            return None  # the courtesy pass is the last exchange (§3)
         last = self.charleston_last
         if last < 3:
             return last + 1
@@ -498,6 +500,14 @@ class AmericanHand:
             )
             return
         self.charleston_seen = True
+        if self.courtesy_passed or self.courtesy:
+            self.viol(
+                index,
+                seat,
+                "CHARLESTON_BAD_PASS",
+                f"{self.player(seat)} passes (pass {k}) after the courtesy pass, which is last",
+                kills=False,
+            )
         if self.pass_no is not None and k != self.pass_no:
             self._finish_pass(index)
         if self.pass_no is None:
@@ -667,7 +677,9 @@ class AmericanHand:
         if (
             self.charleston_last not in (3, 6)
             or seat in self.courtesy_passed
-            or (self.charleston_last == 3 and self.charleston_next == 4)
+            # after pass 3 the second Charleston is optional (§3): a courtesy pass there means
+            # it was not played, unless the option makes it compulsory
+            or (self.charleston_last == 3 and self.opts.second_charleston == "always")
         ):
             self.viol(
                 index,
@@ -915,7 +927,9 @@ class AmericanHand:
     def on_call(self, index: int, ev: dict[str, Any]) -> None:
         size = CALL_SIZES[ev["type"]]
         seat, src, tile = ev["seat"], ev["from"], ev["tile"]
-        with_ = list(ev.get("with") or [tile] * (size - 1))
+        raw_with = ev.get("with")
+        # no ``with`` at all: naturals (§9.1); an empty list is a call for a single (§8.2)
+        with_ = list(raw_with) if raw_with is not None else [tile] * (size - 1)
         if not self._holds(seat, with_):
             self.hard(
                 index,
@@ -1102,7 +1116,11 @@ class AmericanHand:
                     "LATE_CALL",
                     f"{self.player(seat)} claims {tile} from seat {src} for Mahjong, but it is not the latest discard with its window open",
                 )
-                self._false_win(index, seat, None)
+                # MAHJONG_IN_ERROR says T matches no card hand: only when that is so (§8.1)
+                matches = self.partial or (
+                    self.size(seat) == 13 and self.winning_match(seat, tile) is not None
+                )
+                self._false_win(index, seat, None, mahjong_in_error=not matches)
                 return
             else:
                 self.hard(
@@ -1284,7 +1302,19 @@ class AmericanHand:
                 claim = claim.get("type") or claim.get("call") or claim.get("kind")
             k = {"mahjong": "win"}.get(str(claim), str(claim))
             tile = ev.get("tile")
-            if self.latest is not None and (tile is None or tile == self.latest.tile):
+            if seat in self.dead:  # a dead hand stops calling (§8.1): its claim ranks nothing
+                self.viol(
+                    index,
+                    seat,
+                    "ACTION_BY_DEAD_HAND",
+                    f"{self.player(seat)}'s hand is dead, but they claim {tile}",
+                    kills=False,
+                )
+            elif (
+                self.latest is not None
+                and seat != self.latest.seat  # nobody claims their own discard (§4.2)
+                and (tile is None or tile == self.latest.tile)
+            ):
                 self.claims.append((seat, k, index))
 
     def _dead_by_visible(self, seat: int) -> bool:
@@ -1296,10 +1326,11 @@ class AmericanHand:
         for s in range(N):
             for t in self.discards[s]:
                 visible[kind(t)] += 1
-            if s != seat:
-                for e in self.exposures[s]:
-                    for t in e.tiles:
-                        visible[kind(t)] += 1
+            # the seat's own exposed naturals too: they fill groups of 3+, never its singles
+            # and pairs, so they are no more available for those than anyone else's (§8.1)
+            for e in self.exposures[s]:
+                for t in e.tiles:
+                    visible[kind(t)] += 1
         held = self.kinds_vector(self.hands[seat])
         shapes = self.shapes(seat)
         from replay.american.matcher import compile_card
@@ -1381,7 +1412,7 @@ class AmericanHand:
                 and self.winning_match(seat) is not None
             ):
                 out.append({"type": "win", "seat": seat, "tile": self.concealed_codes(seat)[0]})
-            if k is None and seat not in self.courtesy:
+            if k is None and seat not in self.courtesy and seat not in self.courtesy_passed:
                 out.append(
                     {
                         "type": "courtesy_pass",
