@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
@@ -55,20 +56,59 @@ def partition_of(hands: pl.DataFrame) -> pl.Series:
     ).to_series()
 
 
+PARTITION_COLUMNS = ["ruleset", "started_at", "utc_offset_minutes"]  # what partition_of reads
+
+
+def rows_per_hand(tables: dict[str, pa.Table]) -> dict[str, np.ndarray]:
+    """How many rows of each hand table belong to each hand row.
+
+    The tables are as :meth:`RowBuffers.to_tables` makes them: each hand's seats, events
+    and recorded results follow hand order, as many as its ``n_players``, ``n_events`` and
+    ``has_result`` say, so a row's hand is known by position (no join on the key).
+    """
+    h = tables["hands"]
+    n_players = h.column("n_players").to_numpy().astype(np.int64)
+    counts = {
+        "hands": np.ones(h.num_rows, dtype=np.int64),
+        "seats": n_players,
+        "events": h.column("n_events").to_numpy().astype(np.int64),
+        "recorded_results": n_players * h.column("has_result").to_numpy(),
+    }
+    for name in HAND_TABLES:
+        if int(counts[name].sum()) != tables[name].num_rows:
+            raise ValueError(f"{name} rows do not follow the hands rows")
+    return counts
+
+
+def keep_hands(tables: dict[str, pa.Table], keep: list[bool]) -> dict[str, pa.Table]:
+    """``tables`` with only the hands where ``keep`` is true, and only their rows."""
+    counts = rows_per_hand(tables)
+    mask = np.asarray(keep, dtype=bool)
+    kept = dict(tables)
+    for name in HAND_TABLES:
+        kept[name] = tables[name].filter(pa.array(np.repeat(mask, counts[name])))
+    return kept
+
+
 def partitioned(tables: dict[str, pa.Table]) -> list[Part]:
     """The batch's rows as one part per table and partition (quarantine: one part)."""
     parts: list[Part] = []
-    hands = pl.from_arrow(tables["hands"])
+    hands = pl.from_arrow(tables["hands"].select(PARTITION_COLUMNS))
     if hands.height:
-        labels = hands.select(KEY).with_columns(partition_of(hands).alias("_partition"))
+        labels = partition_of(hands)
+        names = sorted(labels.unique().to_list())
+        index = {label: i for i, label in enumerate(names)}
+        code = np.array([index[label] for label in labels.to_list()], dtype=np.int64)
+        counts = rows_per_hand(tables)
         for name in HAND_TABLES:
-            frame = pl.from_arrow(tables[name]).join(
-                labels, on=KEY, how="left", maintain_order="left"
-            )
-            for label in sorted(labels["_partition"].unique().to_list()):
-                rows = frame.filter(pl.col("_partition") == label).drop("_partition")
-                if rows.height:
-                    parts.append(Part(name, rows.to_arrow(), "part", label))
+            table, row_code = tables[name], np.repeat(code, counts[name])
+            if np.any(row_code[1:] < row_code[:-1]):  # group the rows by partition, in order
+                order = np.argsort(row_code, kind="stable")
+                table, row_code = table.take(order), row_code[order]
+            ends = np.cumsum(np.bincount(row_code, minlength=len(names)))
+            for label, end, count in zip(names, ends, np.diff(ends, prepend=0), strict=True):
+                if count:
+                    parts.append(Part(name, table.slice(end - count, count), "part", label))
     if tables["quarantine"].num_rows:
         parts.append(Part("quarantine", tables["quarantine"]))
     return parts
@@ -205,14 +245,9 @@ class Ingestor:
         keep = self._dedup(batch)
         tables = batch.buffers.to_tables()
         if keep is not None and not all(keep):
-            kept = tables["hands"].filter(pa.array(keep))
-            keys = pl.from_arrow(kept.select(["game_id", "hand_no"]))
-            for name in ("seats", "events", "recorded_results"):
-                frame = pl.from_arrow(tables[name])
-                tables[name] = frame.join(
-                    keys, on=["game_id", "hand_no"], how="semi", maintain_order="left"
-                ).to_arrow()
-            tables["hands"] = kept
+            # By position: a skipped or conflicting copy of a hand in this same batch has
+            # the kept hand's key, so a filter on the key would keep its rows too.
+            tables = keep_hands(tables, keep)
         tables["quarantine"] = self._new_quarantine(tables["quarantine"])
         self.data.commit_parts(partitioned(tables))
         self.summary.hands_added += tables["hands"].num_rows
@@ -237,15 +272,15 @@ class Ingestor:
 
     def _dedup(self, batch: _Batch) -> list[bool] | None:
         """Which hand rows of ``batch`` are new; conflicts go to the batch's quarantine."""
-        cols = batch.buffers.columns["hands"]
-        if not cols["game_id"]:
+        buffers = batch.buffers
+        if not buffers.n_hands:
             return None
         frame = pl.DataFrame(
-            {k: cols[k] for k in ("game_id", "hand_no", "content_hash")},
+            {k: buffers.hand_column(k) for k in ("game_id", "hand_no", "content_hash")},
             schema=self.known.schema,
         ).with_row_index("row")
         previous = frame.join(
-            self.known.rename({"content_hash": "known_hash"}), on=["game_id", "hand_no"], how="left"
+            self.known.rename({"content_hash": "known_hash"}), on=KEY, how="left"
         ).sort("row")
         keep: list[bool] = []
         seen: dict[tuple[str, int], str] = {}

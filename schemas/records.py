@@ -54,18 +54,55 @@ class RecordError(Exception):
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
-@dataclass(frozen=True)
 class ParsedRecord:
-    record: dict[str, Any]  # canonical form
-    content_hash: str
-    shape: RulesetShape
-    # Some event carries an unknown field named like an events column (e.g. a "seat" on
-    # an exhaustive_draw): the table writer must then keep it in `extra`, not the column.
-    odd_event_fields: bool = False
+    """A valid record: its canonical form, content hash and ruleset shape.
+
+    Records taken by the fast path also keep the strict struct they were decoded into
+    (``struct``); the table writer reads it directly, so their canonical dict is only
+    built when ``record`` is asked for.
+    """
+
+    __slots__ = ("_record", "content_hash", "odd_event_fields", "shape", "struct")
+
+    def __init__(
+        self,
+        record: dict[str, Any] | None,
+        content_hash: str,
+        shape: RulesetShape,
+        odd_event_fields: bool = False,
+        *,
+        struct: msgspec.Struct | None = None,
+    ) -> None:
+        self._record = record
+        self.content_hash = content_hash
+        self.shape = shape
+        # Some event carries an unknown field named like an events column (e.g. a "seat"
+        # on an exhaustive_draw): the table writer must then keep it in `extra`, not the
+        # column.
+        self.odd_event_fields = odd_event_fields
+        self.struct = struct
+
+    @property
+    def record(self) -> dict[str, Any]:
+        """The canonical form (plain JSON values)."""
+        if self._record is None:
+            self._record = msgspec.to_builtins(self.struct)
+        return self._record
 
     @property
     def key(self) -> tuple[str, int]:
         return self.record["game_id"], self.record["hand_no"]
+
+    def _fields(self) -> tuple[Any, ...]:
+        return self.record, self.content_hash, self.shape, self.odd_event_fields
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ParsedRecord) and self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ParsedRecord({self.key}, {self.content_hash!r}, {self.shape.id!r})"
 
 
 def _fields(struct: type[msgspec.Struct]) -> frozenset[str]:
@@ -191,12 +228,14 @@ def _parse_strict(raw: bytes) -> ParsedRecord | None:
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     _check_shape(rec, shape)  # type: ignore[arg-type]
-    record: dict[str, Any] = msgspec.to_builtins(rec)
-    result = record.get("result")
-    if result is not None and "winners" in result:
-        result["winners"] = sorted(result["winners"])
-    digest = hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
-    return ParsedRecord(record, digest, shape)
+    result = rec.result  # type: ignore[attr-defined]
+    if result is not None and result.winners != sorted(result.winners):
+        winners = sorted(result.winners)
+        rec = msgspec.structs.replace(rec, result=msgspec.structs.replace(result, winners=winners))
+    # Encoding the struct gives the bytes of encoding its builtins form (fields sorted by
+    # their JSON names, defaults omitted alike), without building that form.
+    digest = hashlib.blake2b(_encoder.encode(rec), digest_size=16).hexdigest()
+    return ParsedRecord(None, digest, shape, struct=rec)
 
 
 def parse_object(obj: Any) -> ParsedRecord:

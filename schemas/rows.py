@@ -8,12 +8,14 @@ tables once per batch, which keeps the per-event cost to a few list appends.
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import msgspec
+import numpy as np
 import pyarrow as pa
 
 from schemas.records import EVENT_FIELDS, ParsedRecord
@@ -45,6 +47,7 @@ _HAND_COLUMNS = frozenset(
     }
 )
 WINDS = ("E", "S", "W", "N")
+_HAND_COLUMN_INDEX = {name: i for i, name in enumerate(INGEST_TABLES["hands"].names)}
 
 
 def seat_winds(
@@ -103,13 +106,79 @@ def _mixed_tiles(ev: dict[str, Any]) -> bool:
     return ev["type"] in _MIXED_TILE_TYPES and not all(isinstance(t, str) for t in ev["tiles"])
 
 
+def _event_values(ev: dict[str, Any]) -> tuple[Any, ...]:
+    """The events-table values (type, seat, tile, from_seat, tiles, extra) of a canonical
+    event without odd fields, as :meth:`RowBuffers.add` gives them."""
+    plain = ev.keys() <= _PLAIN_EVENT_KEYS and ev["type"] not in _MIXED_TILE_TYPES
+    return (
+        ev["type"],
+        ev.get("seat"),
+        ev.get("tile"),
+        ev.get("from"),
+        None if _mixed_tiles(ev) else ev.get("tiles"),
+        None if plain else _event_extra(ev),
+    )
+
+
+class _EventCodes(dict[Any, int]):
+    """The value row of each distinct event of strict records, keyed by the event's frozen
+    struct, or by its JSON where the struct holds a list (a chow's tiles) and so is not a
+    dictionary key.
+
+    A batch holds hundreds of thousands of events but few distinct ones (a draw is a seat
+    and a tile), so each event is stored as the number of its value row, found by a C-level
+    lookup, and the columns are made with one ``take`` per batch. Equal events have equal
+    values, so the values (`extra` too) are worked out once per distinct event, from its
+    canonical dict as for any other record.
+    """
+
+    def __init__(self, values: dict[str, list[Any]], from_json: bool) -> None:
+        super().__init__()
+        self.values = values  # the value columns (not the buffers: no reference cycle)
+        self.from_json = from_json
+
+    def __missing__(self, key: Any) -> int:
+        ev = _json_decode(key) if self.from_json else msgspec.to_builtins(key)
+        code = self[key] = _add_event_value(self.values, *_event_values(ev))
+        return code
+
+
+def _add_event_value(
+    e: dict[str, list[Any]], kind: str, seat: Any, tile: Any, frm: Any, tiles: Any, extra: Any
+) -> int:
+    """Append one value row to the events value columns ``e``; return its number."""
+    e["type"].append(kind)
+    e["seat"].append(seat)
+    e["tile"].append(tile)
+    e["from_seat"].append(frm)
+    e["tiles"].append(tiles)
+    e["extra"].append(extra)
+    return len(e["type"]) - 1
+
+
+_json_decode = msgspec.json.Decoder().decode
+_event_json = msgspec.json.Encoder().encode  # the struct's field order, as to_builtins
+
+
 class RowBuffers:
-    """Column lists for every ingest table, filled record by record."""
+    """Column lists for every ingest table, filled record by record.
+
+    The hands table is kept as row tuples (:meth:`hand_column` reads a column). The events
+    table is kept as value rows (``columns["events"]``, without the key and
+    ``event_index`` columns) and, per event, the number of its value row (``event_rows``);
+    the events of strict records share value rows (see :class:`_EventCodes`).
+    """
 
     def __init__(self) -> None:
         self.columns: dict[str, dict[str, list[Any]]] = {
-            name: {f.name: [] for f in schema} for name, schema in INGEST_TABLES.items()
+            name: {f.name: [] for f in schema}
+            for name, schema in INGEST_TABLES.items()
+            if name != "hands"
         }
+        self.hand_rows: list[tuple[Any, ...]] = []  # one tuple per hand: fewer calls per record
+        self.event_rows = array("q")
+        self._event_codes = _EventCodes(self.columns["events"], from_json=False)
+        self._event_codes_by_json = _EventCodes(self.columns["events"], from_json=True)
         self.n_hands = 0
         self.n_quarantined = 0
         self.raw_bytes = 0
@@ -117,6 +186,9 @@ class RowBuffers:
     def add(
         self, parsed: ParsedRecord, source_file: str, source_line: int, source_kind: str = "log"
     ) -> None:
+        if parsed.struct is not None and not parsed.odd_event_fields:
+            self._add_strict(parsed, source_file, source_line, source_kind)
+            return
         rec = parsed.record
         key = (rec["game_id"], rec["hand_no"])
         players: list[str] = rec["players"]
@@ -134,35 +206,35 @@ class RowBuffers:
             {k: v for k, v in result.items() if k not in _RESULT_COLUMNS} if result else None
         )
 
-        h = self.columns["hands"]
-        for col, value in (
-            ("game_id", key[0]),
-            ("hand_no", key[1]),
-            ("ruleset", rec["ruleset"]),
-            ("game", parsed.shape.game.value),
-            ("source_kind", source_kind),
-            ("options", _dumps(options)),
-            ("started_at", when),
-            ("utc_offset_minutes", offset),
-            ("venue", rec.get("venue")),
-            ("table", rec.get("table")),
-            ("n_players", n),
-            ("dealer", rec["dealer"]),
-            ("prevailing_wind", rec.get("prevailing_wind")),
-            ("dice", rec.get("dice")),
-            ("wall", rec.get("wall")),
-            ("dead_wall", rec.get("dead_wall")),
-            ("start_hands", rec.get("start_hands")),
-            ("n_events", len(rec["events"])),
-            ("has_result", result is not None),
-            ("result_extra", _dumps(result_extra) if result_extra else None),
-            ("extra", _dumps(extra) if extra else None),
-            ("sheet", _dumps(rec["sheet"]) if "sheet" in rec else None),
-            ("source_file", source_file),
-            ("source_line", source_line),
-            ("content_hash", parsed.content_hash),
-        ):
-            h[col].append(value)
+        self.hand_rows.append(
+            (  # in the order of the hands table's columns
+                key[0],  # game_id
+                key[1],  # hand_no
+                rec["ruleset"],  # ruleset
+                parsed.shape.game.value,  # game
+                source_kind,  # source_kind
+                _dumps(options),  # options
+                when,  # started_at
+                offset,  # utc_offset_minutes
+                rec.get("venue"),  # venue
+                rec.get("table"),  # table
+                n,  # n_players
+                rec["dealer"],  # dealer
+                rec.get("prevailing_wind"),  # prevailing_wind
+                rec.get("dice"),  # dice
+                rec.get("wall"),  # wall
+                rec.get("dead_wall"),  # dead_wall
+                rec.get("start_hands"),  # start_hands
+                len(rec["events"]),  # n_events
+                result is not None,  # has_result
+                _dumps(result_extra) if result_extra else None,  # result_extra
+                _dumps(extra) if extra else None,  # extra
+                _dumps(rec["sheet"]) if "sheet" in rec else None,  # sheet
+                source_file,  # source_file
+                source_line,  # source_line
+                parsed.content_hash,  # content_hash
+            )
+        )
 
         s = self.columns["seats"]
         winds = seat_winds(rec["ruleset"], n, rec["dealer"], options)
@@ -189,10 +261,7 @@ class RowBuffers:
             [None if ev.keys() <= plain and ev["type"] not in _MIXED_TILE_TYPES
              else _event_extra(ev) for ev in events]
         )  # fmt: skip
-        m = len(events)
-        e["game_id"].extend([key[0]] * m)
-        e["hand_no"].extend([key[1]] * m)
-        e["event_index"].extend(range(m))
+        self.event_rows.extend(range(len(e["type"]) - len(events), len(e["type"])))
 
         if result is not None:
             r = self.columns["recorded_results"]
@@ -206,6 +275,84 @@ class RowBuffers:
             r["is_winner"].extend(seat in winners for seat in range(n))
             r["fan"].extend([result.get("fan")] * n)
             r["patterns"].extend([result.get("patterns")] * n)
+        self.n_hands += 1
+
+    def _add_strict(
+        self, parsed: ParsedRecord, source_file: str, source_line: int, source_kind: str
+    ) -> None:
+        """:meth:`add` for a record of the fast path, read from its strict struct: the same
+        rows as from its canonical dict, without building that dict or a Python loop per
+        event."""
+        rec: Any = parsed.struct
+        key = (rec.game_id, rec.hand_no)
+        players: list[str] = rec.players
+        n = len(players)
+        options = rec.options
+        when = rec.started_at
+        offset = None
+        if when is not None:
+            delta = when.utcoffset()
+            offset = int(delta.total_seconds() // 60) if delta is not None else None
+        result = rec.result
+        events = rec.events
+        # A strict record has no unknown fields, so `extra` is None; of the result, only
+        # non-empty penalties are not in a column of their own.
+        self.hand_rows.append(
+            (  # in the order of the hands table's columns
+                key[0],  # game_id
+                key[1],  # hand_no
+                rec.ruleset,  # ruleset
+                parsed.shape.game.value,  # game
+                source_kind,  # source_kind
+                _dumps(options),  # options
+                when,  # started_at
+                offset,  # utc_offset_minutes
+                rec.venue,  # venue
+                rec.table,  # table
+                n,  # n_players
+                rec.dealer,  # dealer
+                rec.prevailing_wind,  # prevailing_wind
+                rec.dice,  # dice
+                rec.wall,  # wall
+                rec.dead_wall,  # dead_wall
+                rec.start_hands,  # start_hands
+                len(events),  # n_events
+                result is not None,  # has_result
+                _dumps({"penalties": result.penalties})
+                if result is not None and result.penalties
+                else None,  # result_extra
+                None,  # extra
+                _dumps(rec.sheet) if rec.sheet is not None else None,  # sheet
+                source_file,  # source_file
+                source_line,  # source_line
+                parsed.content_hash,  # content_hash
+            )
+        )
+
+        s = self.columns["seats"]
+        s["game_id"].extend([key[0]] * n)
+        s["hand_no"].extend([key[1]] * n)
+        s["seat"].extend(range(n))
+        s["player"].extend(players)
+        s["seat_wind"].extend(seat_winds(rec.ruleset, n, rec.dealer, options))
+
+        try:  # the list first, so that a failure part way adds nothing
+            rows = list(map(self._event_codes.__getitem__, events))
+        except TypeError:  # some event holds a list (e.g. a chow's tiles): not hashable
+            rows = list(map(self._event_codes_by_json.__getitem__, map(_event_json, events)))
+        self.event_rows.extend(rows)
+
+        if result is not None:
+            r = self.columns["recorded_results"]
+            winners = set(result.winners)
+            r["game_id"].extend([key[0]] * n)
+            r["hand_no"].extend([key[1]] * n)
+            r["seat"].extend(range(n))
+            r["player"].extend(players)
+            r["delta"].extend(result.deltas or [None] * n)
+            r["is_winner"].extend(seat in winners for seat in range(n))
+            r["fan"].extend([result.fan] * n)
+            r["patterns"].extend([result.patterns] * n)
         self.n_hands += 1
 
     def quarantine(
@@ -237,11 +384,43 @@ class RowBuffers:
     def __len__(self) -> int:
         return self.n_hands + self.n_quarantined
 
+    def hand_column(self, name: str) -> list[Any]:
+        """One column of the hands buffered so far."""
+        i = _HAND_COLUMN_INDEX[name]
+        return [row[i] for row in self.hand_rows]
+
     def to_tables(self) -> dict[str, pa.Table]:
-        return {
-            name: pa.Table.from_pydict(cols, schema=INGEST_TABLES[name])
-            for name, cols in self.columns.items()
-        }
+        schema = INGEST_TABLES["hands"]
+        hand_columns = zip(*self.hand_rows, strict=True) if self.hand_rows else ([] for _ in schema)
+        tables = {"hands": pa.Table.from_arrays(
+            [pa.array(col, type=f.type) for col, f in zip(hand_columns, schema, strict=True)],
+            schema=schema,
+        )}  # fmt: skip
+        for name, cols in self.columns.items():
+            if name != "events":
+                tables[name] = pa.Table.from_pydict(cols, schema=INGEST_TABLES[name])
+        tables["events"] = self._events_table(tables["hands"])
+        return {name: tables[name] for name in INGEST_TABLES}
+
+    def _events_table(self, hands: pa.Table) -> pa.Table:
+        """The events table: value rows taken by each event's row number, and each event's
+        game_id, hand_no and event_index made from the hands' ``n_events``, in bulk."""
+        counts = hands.column("n_events").to_numpy().astype(np.int64)
+        hand_of_row = np.repeat(np.arange(len(counts)), counts)
+        first_row = np.cumsum(counts) - counts
+        event_index = np.arange(int(counts.sum()), dtype=np.int64) - first_row[hand_of_row]
+        schema = INGEST_TABLES["events"]
+        values = self.columns["events"]
+        rows = np.frombuffer(self.event_rows, dtype=np.int64)
+        arrays = []
+        for f in schema:
+            if f.name in ("game_id", "hand_no"):
+                arrays.append(hands.column(f.name).take(hand_of_row))
+            elif f.name == "event_index":
+                arrays.append(pa.array(event_index.astype(np.int32)))
+            else:
+                arrays.append(pa.array(values[f.name], type=f.type).take(rows))
+        return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]:
