@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from typing import Any
 
 from replay.findings import Finding, FindingClass
@@ -23,7 +24,9 @@ from replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
 from replay.melds import Meld, MeldKind
 from schemas.tiles import MAHJONG
 
-INDEX = MAHJONG.index
+# A plain dict copy of the read-only MappingProxy: a lookup per event and per wall tile
+# costs about half as much.
+INDEX: dict[str, int] = dict(MAHJONG.index)
 CODES = MAHJONG.codes
 N_TILES = len(CODES)  # 42: 34 playing kinds + 8 bonus
 FIRST_BONUS = 34
@@ -49,6 +52,11 @@ WALLS: dict[str, Counter[int]] = {
 
 WAIT, ACT, MUST_DISCARD, ENDED = "wait", "act", "must_discard", "ended"
 SORTED_WALLS: dict[str, list[int]] = {name: sorted(w.elements()) for name, w in WALLS.items()}
+# Per-hand constants, computed once per preset instead of once per hand.
+LIMITS: dict[str, tuple[int, ...]] = {
+    name: tuple(w[t] for t in range(N_TILES)) for name, w in WALLS.items()
+}
+WALL_SIZES: dict[str, int] = {name: sum(w.values()) for name, w in WALLS.items()}
 CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 
 
@@ -138,14 +146,13 @@ class HKHand:
         self.partial = False
         self.dealer_owes_draw = False  # dealt 13: the dealer's first action must be a draw
         wall = rec.get("wall")
-        self.wall = [INDEX[t] for t in wall] if wall is not None else None
+        self.wall = list(map(INDEX.__getitem__, wall)) if wall is not None else None
         dead_wall = rec.get("dead_wall")
-        self.dead_wall = [INDEX[t] for t in dead_wall] if dead_wall is not None else None
+        self.dead_wall = list(map(INDEX.__getitem__, dead_wall)) if dead_wall is not None else None
         self.head = 0
         self.tail = 0
-        self.limits = [WALLS[self.ruleset][t] for t in range(N_TILES)]
-        total = sum(WALLS[self.ruleset].values())
-        self.undrawn = total  # U
+        self.limits = LIMITS[self.ruleset]
+        self.undrawn = WALL_SIZES[self.ruleset]  # U
         self.reserve = self.opts.reserved_tail_tiles  # R
 
     # -- findings --------------------------------------------------------------------
@@ -223,8 +230,11 @@ class HKHand:
                     f"the wall is not a permutation of the {sum(WALLS[self.ruleset].values())} "
                     f"tiles of {self.ruleset} (differs in {sample})",
                 )
-        hands = rec.get("start_hands")
-        if hands is None and self.wall is not None:
+        recorded = rec.get("start_hands")
+        hands: list[list[int]] | None = None
+        if recorded is not None:
+            hands = [list(map(INDEX.__getitem__, h)) for h in recorded]
+        elif self.wall is not None:
             hands = self._deal_from_wall()
         if hands is None:
             self.partial = True
@@ -251,18 +261,23 @@ class HKHand:
                 f"dealt hand sizes {sizes}: expected 13 each and {' or '.join(map(str, allowed_dealer))} "
                 f"for the dealer (seat {self.dealer})",
             )
+        seen, limits, n_tiles = self.seen, self.limits, self.n_tiles
         for seat, hand in enumerate(hands):
-            for code in hand:
-                t = INDEX[code]
-                self.concealed[seat][t] += 1
+            row = self.concealed[seat]
+            for t in hand:
+                row[t] += 1
                 if t < FIRST_BONUS:
-                    self.n_tiles[seat] += 1
-                self._see(None, t)
+                    n_tiles[seat] += 1
+                seen[t] += 1  # _see(None, t), inlined
+                if seen[t] > limits[t]:
+                    seen[t] -= 1
+                    self._see(None, t)
         dealt = sum(len(h) for h in hands)
-        if self.wall is not None and rec.get("start_hands") is not None:
+        if self.wall is not None and recorded is not None:
             expected = self._deal_from_wall(dealer_size)
             for seat in range(self.n):
-                if sorted(hands[seat]) != sorted(expected[seat]):
+                got, want = hands[seat], expected[seat]
+                if got != want and sorted(got) != sorted(want):  # same order: no sort needed
                     self.hard(
                         None,
                         seat,
@@ -276,21 +291,22 @@ class HKHand:
             self.phase = ACT
             self.drawn = None
 
-    def _deal_from_wall(self, dealer_size: int = 13) -> list[list[str]]:
+    def _deal_from_wall(self, dealer_size: int = 13) -> list[list[int]]:
         """§2.3: 4 tiles each three times round, then 1 each, then the dealer's extra tile."""
-        assert self.wall is not None
+        wall = self.wall
+        assert wall is not None
         order = [(self.dealer + k) % self.n for k in range(self.n)]
-        hands: list[list[str]] = [[] for _ in range(self.n)]
+        hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         for _ in range(3):
             for seat in order:
-                hands[seat].extend(CODES[t] for t in self.wall[pos : pos + 4])
+                hands[seat] += wall[pos : pos + 4]
                 pos += 4
         for seat in order:
-            hands[seat].append(CODES[self.wall[pos]])
+            hands[seat].append(wall[pos])
             pos += 1
         if dealer_size == 14:
-            hands[self.dealer].append(CODES[self.wall[pos]])
+            hands[self.dealer].append(wall[pos])
         return hands
 
     def _check_codes(self, allowed: frozenset[int]) -> None:
@@ -298,12 +314,16 @@ class HKHand:
         rec = self.record
         codes = ALLOWED_CODES[self.ruleset]
         events = rec["events"]
+        # map(dict.get, ...) collects the fields in C, not in a per-event comprehension
+        tiles = set(map(dict.get, events, repeat("tile")))
+        tiles.discard(None)
+        runs = filter(None, map(dict.get, events, repeat("tiles")))  # an empty run is valid
         if (
             codes.issuperset(rec.get("wall") or ())
             and codes.issuperset(rec.get("dead_wall") or ())
-            and all(codes.issuperset(h) for h in rec.get("start_hands") or ())
-            and codes.issuperset({ev.get("tile") for ev in events} - {None})
-            and all(codes.issuperset(ev["tiles"]) for ev in events if "tiles" in ev)
+            and all(map(codes.issuperset, rec.get("start_hands") or ()))
+            and codes.issuperset(tiles)
+            and all(map(codes.issuperset, runs))
         ):
             return  # the common case, at set speed; otherwise find the first offender
 
@@ -440,6 +460,142 @@ class HKHand:
         )
 
     # -- events ------------------------------------------------------------------------
+
+    def run(self, events: list[dict[str, Any]]) -> None:
+        """``step`` every event, with the plain draw -> discard cycle done inline.
+
+        Most events of a hand are the turn player's entitled draw from the head of the wall
+        and their discard of a held suit/honour tile. While nothing is pending (no claim
+        group, kong to rob, replacement owed, nine-tile warning) and the event passes the
+        checks that would otherwise raise a finding, the checks of ``on_draw`` /
+        ``on_discard`` that cannot fire are skipped and the turn state lives in locals. Any
+        other event goes through :meth:`step`, after the locals are written back, so the
+        findings and the final state are exactly those of stepping each event.
+        """
+        step = self.step
+        concealed, n_tiles, n_sets = self.concealed, self.n_tiles, self.n_sets
+        seen, limits, visible, discards = self.seen, self.limits, self.visible, self.discards
+        owes, warnings, pending = self.owes, self.warnings, self.pending_warning
+        wall = self.wall
+        n_wall = len(wall) if wall is not None else 0
+        reserve, dealer, n, partial = self.reserve, self.dealer, self.n, self.partial
+        classic = self.classic  # hk-classic: a held bonus tile is FLOWER_NOT_DECLARED
+        index = INDEX
+        # The mirrored turn state; `moved` says the locals are ahead of the attributes.
+        phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
+        undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
+        initial, owes_draw = self.initial, self.dealer_owes_draw
+        quiet = not self.group and self.rob is None and not owes
+        moved = drew = False
+        try:
+            for i, ev in enumerate(events):
+                if quiet:
+                    kind = ev["type"]
+                    if kind == "draw" and phase == WAIT:
+                        seat = ev["seat"]
+                        if seat == turn and undrawn > reserve:
+                            t = index[ev["tile"]]
+                            at_head = wall is None or (head < n_wall and wall[head] == t)
+                            if at_head and seen[t] < limits[t]:
+                                concealed[seat][t] += 1
+                                if t < FIRST_BONUS:
+                                    n_tiles[seat] += 1
+                                seen[t] += 1
+                                undrawn -= 1
+                                head += 1
+                                if seat == dealer:
+                                    owes_draw = False
+                                if live is not None:
+                                    live.claimable = False
+                                    live = None
+                                phase = ACT
+                                drawn = t
+                                moved = drew = True
+                                continue
+                    elif kind == "discard" and phase in (ACT, MUST_DISCARD):
+                        seat = ev["seat"]
+                        if (
+                            seat == turn
+                            and not warnings
+                            and not partial
+                            and not (owes_draw and seat == dealer)
+                            and seat not in pending
+                        ):
+                            t = index[ev["tile"]]
+                            hand = concealed[seat]
+                            if (
+                                t < FIRST_BONUS
+                                and hand[t] > 0
+                                and n_tiles[seat] + 3 * n_sets[seat] == 14
+                                and not (
+                                    classic
+                                    and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
+                                )
+                            ):
+                                hand[t] -= 1
+                                n_tiles[seat] -= 1
+                                unseen = visible[t] == 0
+                                visible[t] += 1
+                                live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
+                                discards[seat].append(live)
+                                n_discards += 1
+                                if seat == dealer:
+                                    initial = False
+                                turn = (seat + 1) % n
+                                phase = WAIT
+                                drawn = None
+                                moved = True
+                                continue
+                if moved:
+                    self._write_turn(
+                        phase,
+                        turn,
+                        live,
+                        drawn,
+                        undrawn,
+                        head,
+                        n_discards,
+                        initial,
+                        owes_draw,
+                        drew,
+                    )
+                    moved = drew = False
+                step(i, ev)
+                phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
+                undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
+                initial, owes_draw = self.initial, self.dealer_owes_draw
+                quiet = not self.group and self.rob is None and not owes
+        finally:
+            if moved:
+                self._write_turn(
+                    phase, turn, live, drawn, undrawn, head, n_discards, initial, owes_draw, drew
+                )
+
+    def _write_turn(
+        self,
+        phase: str,
+        turn: int,
+        live: Discard | None,
+        drawn: int | None,
+        undrawn: int,
+        head: int,
+        n_discards: int,
+        initial: bool,
+        owes_draw: bool,
+        drew: bool,
+    ) -> None:
+        """Store the turn state :meth:`run` kept in locals, and the fields every inline draw
+        and discard resets (a draw also clears ``kong_declared_this_turn``)."""
+        self.phase, self.turn, self.live, self.drawn = phase, turn, live, drawn
+        self.undrawn, self.head, self.n_discards = undrawn, head, n_discards
+        self.initial, self.dealer_owes_draw = initial, owes_draw
+        if self.declared_claims:
+            self.declared_claims = []
+        self.drawn_by_replacement = ""
+        self.kong_chain = 0
+        self.kong_feed = None
+        if drew:
+            self.kong_declared_this_turn = False
 
     def step(self, index: int, ev: dict[str, Any]) -> None:
         kind = ev["type"]
@@ -706,7 +862,8 @@ class HKHand:
                 "ACTION_AFTER_HAND_END",
                 f"{self.player(seat)} claims the last discard for a {kind}; with L = 0 only a win may claim it",
             )
-        self._check_priority(index, seat, kind, live.seat)
+        if self.declared_claims:
+            self._check_priority(index, seat, kind, live.seat)
         return live
 
     def _check_priority(self, index: int, seat: int, kind: str, discarder: int) -> None:
@@ -733,20 +890,24 @@ class HKHand:
 
     def _meld_claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
-        self._missed_replacement(index, seat)
+        if self.owes:
+            self._missed_replacement(index, seat)
         live = self._claim_checks(index, ev, kind.value)
         discarder = live.seat
         valid = True
         if kind is MeldKind.CHOW:
-            run = sorted(INDEX[c] for c in ev["tiles"])
+            run = sorted(map(INDEX.__getitem__, ev["tiles"]))
             shown = list(run)
             if t in shown:
                 shown.remove(t)
             else:
                 valid = False
                 shown = shown[:2]
-            need = Counter(shown)
-            if not all(self.holds(seat, x, k) for x, k in need.items()):
+            need: dict[int, int] = {}  # a Counter, without its cost on this path
+            for x in shown:
+                need[x] = need.get(x, 0) + 1
+            hand = self.concealed[seat]
+            if not (self.partial or all(hand[x] >= k for x, k in need.items())):
                 self.hard(
                     index,
                     seat,
@@ -794,11 +955,17 @@ class HKHand:
             self.take(seat, t, k)
             meld = Meld(kind, t, discarder)
         self.n_sets[seat] += 1
+        visible = self.visible
         if meld is not None:
             self.melds[seat].append(meld)
-            for x in meld.tiles:
-                self.visible[x] += 1
-        self.visible[t] -= 1  # the claimed discard was counted when it was discarded
+            x = meld.tile  # meld.tiles, spelled out: the Enum-based property is slow
+            if kind is MeldKind.CHOW:
+                visible[x] += 1
+                visible[x + 1] += 1
+                visible[x + 2] += 1
+            else:
+                visible[x] += 4 if kind is MeldKind.KONG else 3
+        visible[t] -= 1  # the claimed discard was counted when it was discarded
         live.claimable = False
         live.claimed = True
         self.live = None
@@ -821,23 +988,31 @@ class HKHand:
 
     def _after_claim(self, index: int, seat: int, discarder: int, meld: Meld) -> None:
         """Nine-tile warning activation (§7.2) and Pao triggers (§7.5 / mahjongo §7.2)."""
-        s = suit(meld.tile)
-        if s is not None and self.opts.nine_tile_warning and self._exposed_of_suit(seat, s) == 3:
-            if self.opts.nine_tile_requires_declaration:
+        opts = self.opts
+        melds = self.melds[seat]
+        t = meld.tile
+        s = t // 9 if t < 27 else None  # suit(t)
+        if (
+            s is not None
+            and opts.nine_tile_warning
+            and len(melds) >= 3
+            and self._exposed_of_suit(seat, s) == 3
+        ):
+            if opts.nine_tile_requires_declaration:
                 self.pending_warning[seat] = s
             else:
                 self._activate_warning(index, seat, s)
-        if not self.opts.pao_enabled or self.n == 2:
+        if not opts.pao_enabled or self.n == 2:
             return
-        melds = self.melds[seat]
+        if len(melds) < 4 and t < 27:
+            return  # no fourth set yet, and a suit tile completes no dragon or wind pungs
         triggered: list[str] = []
-        t = meld.tile
         sets_now = sum(
-            1 for m in melds if m.is_exposed or self.opts.pao_fourth_set_counts_concealed_kongs
+            1 for m in melds if m.is_exposed or opts.pao_fourth_set_counts_concealed_kongs
         )
-        if self.opts.pao_fourth_set and sets_now == 4:
+        if opts.pao_fourth_set and sets_now == 4:
             triggered.append("fourth set")
-        if self.opts.pao_twelve_tiles and sum(1 for m in melds if m.is_exposed) == 4:
+        if opts.pao_twelve_tiles and sum(1 for m in melds if m.is_exposed) == 4:
             triggered.append("fourth exposed meld")
         if meld.kind is not MeldKind.CHOW:
             pungs = {m.tile for m in melds if m.kind is not MeldKind.CHOW}
@@ -1062,7 +1237,7 @@ class HKHand:
         hand = list(self.concealed[seat][:34])
         if source is WinSource.SELF_DRAW:
             hand[t] -= 1
-        concealed = tuple(x for x in range(34) for _ in range(hand[x]))
+        concealed = tuple(chain.from_iterable(map(repeat, range(34), hand)))  # x, hand[x] times
         if len(concealed) + 3 * len(self.melds[seat]) != 13 or self.n_sets[seat] != len(
             self.melds[seat]
         ):
@@ -1076,7 +1251,7 @@ class HKHand:
             last = self.live_count == 0 and self.drawn is not None
         elif source is WinSource.DISCARD and self.live is not None:
             last = self.live.live_count == 0
-        chain = (
+        replacement_chain = (
             self.kong_chain
             if source is WinSource.SELF_DRAW and self.drawn_by_replacement == "kong"
             else 0
@@ -1103,7 +1278,7 @@ class HKHand:
             seat_wind=seat_wind,
             prevailing_wind=self.prevailing,
             flowers=tuple(self.flowers[seat]),
-            kong_replacement_chain=chain,
+            kong_replacement_chain=replacement_chain,
             last_tile=last,
             heavenly=heavenly,
             earthly=earthly,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,9 +38,11 @@ def replay_hk(
     try:
         _rotation(hand, previous)
         hand.start()
-        for i, ev in enumerate(events):
-            hand.step(i, ev)
-            if observer is not None:
+        if observer is None:
+            hand.run(events)
+        else:
+            for i, ev in enumerate(events):
+                hand.step(i, ev)
                 observer(i, hand)
         hand.finish(len(events) - 1)
     except Stop:
@@ -50,9 +51,10 @@ def replay_hk(
     winners = tuple(sorted(c.seat for c in hand.settled))
     top = hand.settled[0] if hand.settled else None
     score = top.score if top is not None else None
-    report = HandReport(
-        **base,
-        findings=(),
+    # The report's fields, built once: the recorded-result check reads them before the
+    # (frozen, so costly) HandReport is made with the final findings.
+    fields: dict[str, Any] = dict(
+        base,
         winners=winners,
         self_drawn=top is not None and top.discarder is None,
         discarder=top.discarder if top is not None else None,
@@ -69,15 +71,13 @@ def replay_hk(
         },
     )
     if not hand.stopped:
-        _compare_recorded(hand, report)
+        _compare_recorded(hand, fields)
     matches = None
     if record.get("result") is not None and not hand.stopped:
         matches = not any(
             f.code in ("RECORDED_RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings
         )
-    return HandReport(
-        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
-    )
+    return HandReport(**fields, findings=tuple(hand.findings), matches_recorded=matches)
 
 
 def replay_to(
@@ -155,8 +155,8 @@ def _rotation(hand: HKHand, previous: HandReport | None) -> None:
         )
 
 
-def _compare_recorded(hand: HKHand, report: HandReport) -> None:
-    """#44 RECORDED_RESULT_MISMATCH and #39 MULTIPLE_WINNERS."""
+def _compare_recorded(hand: HKHand, report: dict[str, Any]) -> None:
+    """#44 RECORDED_RESULT_MISMATCH and #39 MULTIPLE_WINNERS; ``report``: the report's fields."""
     result = hand.record.get("result")
     if result is None:
         return
@@ -173,21 +173,21 @@ def _compare_recorded(hand: HKHand, report: HandReport) -> None:
             )
         )
     diffs: list[str] = []
-    if sorted(winners) != list(report.winners):
-        diffs.append(f"winners recorded {sorted(winners)}, computed {list(report.winners)}")
-    if "fan" in result and report.winners and result["fan"] != report.fan:
-        diffs.append(f"fan recorded {result['fan']}, computed {report.fan}")
-    if "patterns" in result and report.winners:
-        recorded = Counter(result["patterns"])
-        computed = Counter(report.extras.get("instances", ()))
+    computed_winners, fan, deltas = report["winners"], report["fan"], report["deltas"]
+    if sorted(winners) != list(computed_winners):
+        diffs.append(f"winners recorded {sorted(winners)}, computed {list(computed_winners)}")
+    if "fan" in result and computed_winners and result["fan"] != fan:
+        diffs.append(f"fan recorded {result['fan']}, computed {fan}")
+    if "patterns" in result and computed_winners:
+        # as multisets: the ids are strings, so sorted lists compare like Counters, cheaper
+        recorded = sorted(result["patterns"])
+        computed = sorted(report["extras"].get("instances", ()))
         if recorded != computed:
-            diffs.append(
-                f"patterns recorded {sorted(recorded.elements())}, computed {sorted(computed.elements())}"
-            )
-    if "deltas" in result and report.deltas is not None:
+            diffs.append(f"patterns recorded {recorded}, computed {computed}")
+    if "deltas" in result and deltas is not None:
         rec_d = result["deltas"]
-        if any(abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=True)):
-            diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(report.deltas)}")
+        if any(abs(a - b) > 1e-9 for a, b in zip(rec_d, deltas, strict=True)):
+            diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(deltas)}")
     if diffs:
         hand.findings.append(
             Finding(
