@@ -30,7 +30,7 @@ How the sidebar's player filter applies (the other filters select hands):
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,8 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from dashboards.queries import LOCAL_TIME, Filters, player_stats
+from dashboards.queries import LOCAL_TIME, Filters, create_views, player_stats
+from ingest.partitions import Scope
 from ingest.store import DataDir
 from schemas.rows import records_from_tables
 from schemas.rulesets import RULESETS, Game
@@ -88,11 +89,13 @@ def data_version(root: Path) -> int | None:
 
 @dataclass
 class Archive:
-    """A data folder opened at one manifest version."""
+    """A data folder opened at one manifest version, over the files of one scope."""
 
     root: Path
     version: int
     con: duckdb.DuckDBPyConnection
+    scope: Scope = field(default_factory=Scope)
+    files: dict[str, list[Path]] = field(default_factory=dict)  # the files each table read
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A cursor per query: DuckDB connections are not shared between threads, and
@@ -100,34 +103,55 @@ class Archive:
         return self.con.cursor()
 
 
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
+def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
+    """Read ``root`` at its current manifest version into an in-memory DuckDB.
 
-
-def open_archive(root: Path | str) -> Archive:
-    """Read ``root`` at its current manifest version into an in-memory DuckDB."""
+    With a ``scope`` (:meth:`Filters.scope`), only the files whose ``ruleset=``/``month=``
+    folders can hold hands in it are read: the figures of filters inside the scope are
+    the same as with the whole archive, and the rest of the archive is never opened.
+    """
     root = Path(root).absolute()
     data = DataDir(root)
     if not data.exists():
         raise NoData(how_to_get_data(root))
-    manifest = data.manifest()
+    scope = scope or Scope()
+    version = int(data.manifest()["version"])
     spill = tempfile.mkdtemp(prefix="mjaudit-duckdb-")
     con = duckdb.connect(":memory:", config={"temp_directory": spill})
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("CREATE SCHEMA raw")
-    for name, schema in ALL_TABLES.items():
-        files = [(root / rel).resolve() for rel in manifest["tables"].get(name, [])]
-        if files:
-            listing = ", ".join(_quote(f) for f in files)
-            con.execute(
-                f'CREATE VIEW raw."{name}" AS SELECT * FROM read_parquet([{listing}], union_by_name=true)'
-            )
-        else:  # a folder written before this table existed: an empty table of its schema
-            con.register("_empty", schema.empty_table())
-            con.execute(f'CREATE TABLE raw."{name}" AS SELECT * FROM _empty')
-            con.unregister("_empty")
+    files = create_views(con, data, scope, schema="raw")
     _load_facts(con)
-    return Archive(root, int(manifest["version"]), con)
+    return Archive(root, version, con, scope, files)
+
+
+def index(root: Path | str) -> dict[str, Any]:
+    """What the sidebar needs before a scope is chosen: :func:`status` and
+    :func:`filter_options` of the whole archive, from the few columns they use (nothing
+    is loaded into memory)."""
+    root = Path(root).absolute()
+    data = DataDir(root)
+    if not data.exists():
+        raise NoData(how_to_get_data(root))
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute("CREATE SCHEMA raw")
+        create_views(con, data, schema="raw")
+        have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
+        game = f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+        con.execute(
+            f"""CREATE VIEW hand_facts AS
+            SELECT h.game_id, h.hand_no, h.ruleset, {game} AS game, h.source_kind, h.venue,
+                   h."table", CAST({LOCAL_TIME} AS DATE) AS day,
+                   EXISTS (SELECT 1 FROM raw.hand_results r
+                           WHERE r.game_id = h.game_id AND r.hand_no = h.hand_no) AS replayed
+            FROM raw.hands h"""
+        )
+        con.execute("CREATE VIEW seat_facts AS SELECT player FROM raw.seats")
+        return {"status": status(con), "options": filter_options(con)}
+    finally:
+        con.close()
 
 
 def game_sql(ruleset: str = "ruleset") -> str:

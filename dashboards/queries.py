@@ -30,7 +30,9 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from ingest.partitions import Scope, game_of, prune, segments
 from ingest.store import DataDir
+from schemas.tables import ALL_TABLES
 
 # The columns of player_stats, in display order (the dashboard's players table uses it).
 STAT_COLUMNS = (
@@ -63,8 +65,10 @@ GROUPS = {
 }
 
 
-def connect(data_dir: Path | str) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with a view per table over the data folder's committed files."""
+def connect(data_dir: Path | str, scope: Scope | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with a view per table over the data folder's committed files;
+    with a ``scope``, only over the files that can hold hands in it (the others are not
+    read at all)."""
     data = DataDir(data_dir)
     if not data.exists():
         raise FileNotFoundError(
@@ -73,8 +77,78 @@ def connect(data_dir: Path | str) -> duckdb.DuckDBPyConnection:
         )
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
-    data.create_views(con)
+    if scope is None or scope.everything:
+        data.create_views(con)
+    else:
+        create_views(con, data, scope)
     return con
+
+
+def _quote(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def create_views(
+    con: duckdb.DuckDBPyConnection,
+    data: DataDir,
+    scope: Scope | None = None,
+    schema: str | None = None,
+) -> dict[str, list[Path]]:
+    """A view per table (in ``schema`` if given) over the files ``scope`` keeps; a table
+    left with no file is an empty table of its columns. Returns the files each view reads."""
+    manifest = data.manifest()["tables"]
+    prefix = f'{schema}."' if schema else '"'
+    used: dict[str, list[Path]] = {}
+    for name in sorted(set(manifest) | set(ALL_TABLES)):
+        files = [(data.root / rel).resolve() for rel in prune(manifest.get(name, []), scope)]
+        used[name] = files
+        if files:
+            listing = ", ".join(_quote(f) for f in files)
+            # hive_partitioning off: the ruleset=/month= folders only group files; the
+            # columns are in the files themselves.
+            con.execute(
+                f'CREATE VIEW {prefix}{name}" AS SELECT * FROM read_parquet([{listing}], '
+                "union_by_name=true, hive_partitioning=false)"
+            )
+        elif name in ALL_TABLES:  # pruned away, or a table newer than the folder
+            con.register("_empty", ALL_TABLES[name].empty_table())
+            con.execute(f'CREATE TABLE {prefix}{name}" AS SELECT * FROM _empty')
+            con.unregister("_empty")
+    return used
+
+
+def families(data_dir: Path | str) -> set[str]:
+    """The game families in the folder's hands, from the ``ruleset=`` folders of the
+    hands files (no file is read); files outside such folders are read for their
+    ``game`` (or ruleset) column."""
+    data = DataDir(data_dir)
+    rels = data.manifest()["tables"].get("hands", [])
+    found = {game_of(seg["ruleset"]) for rel in rels if "ruleset" in (seg := segments(rel))}
+    loose = [(data.root / rel).resolve() for rel in rels if "ruleset" not in segments(rel)]
+    if loose:
+        con = duckdb.connect(":memory:")
+        try:
+            listing = ", ".join(_quote(f) for f in loose)
+            source = f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
+            have = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+            column = "game" if "game" in have else None
+            if column:
+                found |= {
+                    r[0]
+                    for r in con.execute(f"SELECT DISTINCT game FROM {source}").fetchall()
+                    if r[0]
+                }
+            found |= {
+                game_of(r[0])
+                for r in con.execute(
+                    f"SELECT DISTINCT ruleset FROM {source} WHERE "
+                    + ("game IS NULL" if column else "TRUE")
+                ).fetchall()
+                if r[0]
+            }
+        finally:
+            con.close()
+    return found
 
 
 @dataclass(frozen=True)
@@ -118,6 +192,10 @@ class Filters:
             conds.append(f"{alias}.source_kind = ?")
             params.append(self.source_kind)
         return " AND ".join(conds), params
+
+    def scope(self) -> Scope:
+        """The partitions these filters can select hands from (see :mod:`ingest.partitions`)."""
+        return Scope(self.game, self.ruleset, self.since, self.until)
 
 
 def player_stats(

@@ -2,9 +2,12 @@
 filters, state kept in the URL, the empty state, and small display helpers.
 
 The data folder comes from the ``MJAUDIT_DATA`` environment variable (set by
-:func:`dashboards.app.launch`). Query results are cached on (folder, manifest version,
-arguments), so a new ingest or replay shows up on the next rerun and nothing is read twice
-for the same view. Widgets take their first value from the URL, then from what the page
+:func:`dashboards.app.launch`). The sidebar's options come from a light index of the whole
+archive (:func:`dashboards.data.index`); the pages' queries run on the archive opened with
+the scope of the sidebar's game, ruleset and dates (:meth:`Filters.scope`), so choosing a
+ruleset or a period reads only those partitions. Archives are cached on (folder, manifest
+version, scope) and query results on those and the arguments, so a new ingest or replay
+shows up on the next rerun and nothing is read twice for the same view. Widgets take their first value from the URL, then from what the page
 showed last in this session; after each run the URL is rewritten from the widgets, so a
 copied link opens the same view.
 
@@ -31,6 +34,7 @@ import streamlit as st
 from dashboards import data
 from dashboards.app import DATA_ENV
 from dashboards.queries import Filters
+from ingest.partitions import Scope
 
 DEFAULT_DATA = "mjdata"
 ALL = "All"
@@ -62,6 +66,8 @@ QUERIES = frozenset(
         "score_histogram",
     }
 )
+# Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
+SITTING_QUERIES = frozenset({"hands_of", "load_record", "hand_findings", "computed_result"})
 GAME_LABELS = {"mahjong": "mahjong", "chan": "chắn"}
 _CTX = "_mj_ctx"
 _URL = "_mj_url"
@@ -72,14 +78,21 @@ def data_root() -> Path:
     return Path(os.environ.get(DATA_ENV) or DEFAULT_DATA).absolute()
 
 
-@st.cache_resource(max_entries=2, show_spinner="Reading the archive into memory…")
-def _archive(root: str, version: int) -> data.Archive:
-    return data.open_archive(Path(root))
+@st.cache_data(max_entries=4, show_spinner=False)
+def _index(root: str, version: int) -> dict[str, Any]:
+    return data.index(Path(root))
+
+
+@st.cache_resource(max_entries=3, show_spinner="Reading the archive into memory…")
+def _archive(root: str, version: int, scope: tuple[str | None, ...]) -> data.Archive:
+    return data.open_archive(Path(root), Scope.from_key(scope))
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def _run(root: str, version: int, name: str, args: tuple[Any, ...]) -> Any:
-    con = _archive(root, version).cursor()
+def _run(
+    root: str, version: int, scope: tuple[str | None, ...], name: str, args: tuple[Any, ...]
+) -> Any:
+    con = _archive(root, version, scope).cursor()
     try:
         return getattr(data, name)(con, *args)
     finally:
@@ -95,17 +108,25 @@ class Context:
     filters: Filters = field(default_factory=Filters)
     status: dict[str, int] = field(default_factory=lambda: {"hands": 0, "replayed": 0})
     options: dict[str, Any] = field(default_factory=dict)
+    scope: Scope = field(default_factory=Scope)  # the partitions the pages' queries read
 
     @property
     def empty(self) -> bool:
         return self.version is None or self.status["hands"] == 0
 
     def q(self, name: str, *args: Any) -> Any:
-        """Run the query ``dashboards.data.<name>(con, *args)``, cached on the version."""
+        """Run the query ``dashboards.data.<name>(con, *args)`` on the archive opened with
+        this run's scope, cached on the version and the scope."""
         if name not in QUERIES:
             raise ValueError(f"unknown query {name!r}")
         assert self.version is not None
-        return _run(str(self.root), self.version, name, args)
+        scope = self.scope.key()
+        if name in SITTING_QUERIES and not self.scope.everything:
+            # A link may name a sitting outside the filters: read it from the whole archive.
+            here = _run(str(self.root), self.version, scope, "hands_of", args[:1])
+            if here.is_empty():
+                scope = Scope().key()
+        return _run(str(self.root), self.version, scope, name, args)
 
 
 # -- URL and widget state -------------------------------------------------------------------
@@ -313,10 +334,12 @@ def context() -> Context:
         version = None
     ctx = Context(root, version)
     if version is not None:
-        ctx.status = ctx.q("status")
+        found = _index(str(root), version)
+        ctx.status = found["status"]
         if ctx.status["hands"]:
-            ctx.options = ctx.q("filter_options")
+            ctx.options = found["options"]
             ctx.filters = sidebar(ctx)
+            ctx.scope = ctx.filters.scope()
     st.session_state[_CTX] = ctx
     return ctx
 

@@ -576,21 +576,20 @@ def stats(
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code).
     """
-    from dashboards.queries import Filters, connect, player_stats, summary_tsv
-    from ingest.store import DataDirError
+    from dashboards.queries import Filters, connect, families, player_stats, summary_tsv
+    from ingest.store import DataDir, DataDirError
 
     try:
-        con = connect(data)
+        if not DataDir(data).exists():
+            connect(data)  # says how to get data
+        found = families(data)  # from the partition folders: no hands file is read
     except (FileNotFoundError, DataDirError) as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
-    families = {
-        row[0] for row in con.execute("SELECT DISTINCT game FROM hands").fetchall() if row[0]
-    }
     chosen = game.value if game is not GameChoice.auto else None
     if chosen is None:
-        chosen = "chan" if families == {"chan"} else "mahjong"
-        if len(families) > 1:
+        chosen = "chan" if found == {"chan"} else "mahjong"
+        if len(found) > 1:
             err.print("note: mahjong figures only; Chắn hands are counted with --game chan")
     filters = Filters(
         ruleset=ruleset,
@@ -602,6 +601,8 @@ def stats(
     if chosen == "chan":
         _chan_stats(data, filters, fmt)
         return
+    # Only the partitions the filters can select are read (ingest.partitions).
+    con = connect(data, filters.scope())
     if fmt is StatsFormat.tsv:
         sys.stdout.write(summary_tsv(con, filters))
         return
@@ -664,7 +665,7 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
 
     from dashboards.data import chan_player_stats, cuoc_frequency, open_archive
 
-    archive = open_archive(data)
+    archive = open_archive(data, filters.scope())  # type: ignore[attr-defined]
     con = archive.cursor()
     frame = chan_player_stats(con, filters)  # type: ignore[arg-type]
     if fmt is StatsFormat.csv:

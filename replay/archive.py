@@ -1,7 +1,9 @@
 """``mjaudit replay``: replay every ingested hand into the findings/scores/hand_results/fans tables.
 
 Games are split into a fixed number of buckets by a stable hash of ``game_id``; each bucket
-is one output file per table, rows sorted by (game_id, hand_no, ...). A bucket is a unit of
+is one output file per table and ruleset, ``TABLE/ruleset=<id>/bucket-NN-<version>.parquet``,
+rows sorted by (game_id, hand_no, ...), so a reader of some rulesets skips the other
+folders (:mod:`ingest.partitions`). A bucket is a unit of
 work for a worker process (spawned: polars and fork deadlock) and of incremental re-runs:
 only buckets holding a new or changed hand are recomputed, and in those only the changed
 games are replayed (the rows of the others are carried over). The output therefore depends
@@ -319,9 +321,11 @@ def replay_archive(
     summary = ReplaySummary()
     with data.writing(wait=wait):
         todo, summary.hands, stale, summary.not_supported = plan(data)
-        on_total(len(todo))
+        # Buckets still in the flat layout of older versions are rewritten as they are.
+        upgrade = {b: [] for b in flat_buckets(data) if b not in todo}
+        jobs: list[tuple[int, list[str]]] = sorted({**todo, **upgrade}.items())
+        on_total(len(jobs))
         results: dict[int, dict[str, pa.Table]] = {}
-        jobs = sorted(todo.items())
         if distributed:
             from replay.distributed import replay_buckets_on_dask
 
@@ -345,8 +349,10 @@ def replay_archive(
                 results[b] = replay_bucket(str(data.root), b, games)
                 on_bucket(1)
         _commit(data, results)
-        summary.buckets = len(results)
-        summary.replayed = sum(t["hand_results"].num_rows for t in results.values())
+        summary.buckets = len(todo)
+        summary.replayed = sum(
+            t["hand_results"].num_rows for b, t in results.items() if b not in upgrade
+        )
         summary.unchanged = summary.hands - stale
         counts = data.scan("findings").group_by("class").len().collect()
         summary.findings_by_class = dict(
@@ -355,7 +361,55 @@ def replay_archive(
     return summary
 
 
+def _bucket_no(rel: str) -> int | None:
+    """``findings/ruleset=x/bucket-03-00000012.parquet`` -> 3 (None: not a bucket file)."""
+    name = Path(rel).name
+    if not name.startswith("bucket-"):
+        return None
+    try:
+        return int(name.split("-")[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def flat_buckets(data: DataDir) -> set[int]:
+    """Buckets with a file directly in a replay table's folder (the layout before the
+    replay tables were partitioned by ruleset)."""
+    out: set[int] = set()
+    for name, rels in data.manifest()["tables"].items():
+        if name not in REPLAY_TABLES:
+            continue
+        for rel in rels:
+            b = _bucket_no(rel)
+            if b is not None and len(Path(rel).parts) == 2:
+                out.add(b)
+    return out
+
+
+def _by_ruleset(table: pa.Table, rulesets: pl.DataFrame) -> list[tuple[str, pa.Table]]:
+    """A bucket's rows of one table split by their hand's ruleset, each part in the
+    bucket's order: (``ruleset=<id>`` folder, rows), by ruleset. ``scores`` has no ruleset
+    column; its hands' rulesets come from ``rulesets`` (the bucket's hand_results, which
+    has a row for every hand of the bucket: both are made from the same reports)."""
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    if "ruleset" in frame.columns:
+        labels = frame["ruleset"]
+    else:
+        labels = frame.select(KEY).join(rulesets, on=KEY, how="left", maintain_order="left")[
+            "ruleset"
+        ]
+    if labels.null_count():
+        raise ValueError("replay rows without a ruleset: the bucket's tables disagree")
+    return [
+        (f"ruleset={ruleset}", table.filter((labels == ruleset).to_arrow()))
+        for ruleset in sorted(labels.unique().to_list())
+    ]
+
+
 def _commit(data: DataDir, results: dict[int, dict[str, pa.Table]]) -> None:
+    """Replace every file of the buckets in ``results`` (in either layout) by the new
+    ones, one per table and ruleset, in one atomic commit."""
     if not results:
         return
     parts: list[Part] = []
@@ -363,9 +417,16 @@ def _commit(data: DataDir, results: dict[int, dict[str, pa.Table]]) -> None:
     manifest = data.manifest()["tables"]
     for b in sorted(results):
         stem = f"bucket-{b:02d}"
+        rulesets = pl.from_arrow(results[b]["hand_results"].select([*KEY, "ruleset"]))
+        assert isinstance(rulesets, pl.DataFrame)
         for name in REPLAY_TABLES:
-            remove.extend(
-                rel for rel in manifest.get(name, []) if Path(rel).name.startswith(stem + "-")
-            )
-            parts.append(Part(name, results[b][name], stem))
+            remove.extend(rel for rel in manifest.get(name, []) if _bucket_no(rel) == b)
+            for folder, rows in _by_ruleset(results[b][name], rulesets):
+                parts.append(Part(name, rows, stem, folder))
+    dropped = set(remove)
+    for name, schema in REPLAY_TABLES.items():
+        # Every table keeps a file, so that its view has columns.
+        kept = [rel for rel in manifest.get(name, []) if rel not in dropped]
+        if not kept and not any(p.table == name for p in parts):
+            parts.append(Part(name, schema.empty_table()))
     data.commit_parts(parts, remove)

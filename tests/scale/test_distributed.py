@@ -56,7 +56,8 @@ def test_local_cluster_output_is_byte_identical(ingested, tmp_path):
     assert s_local.findings_by_class == s_dask.findings_by_class
     a, b = replay_bytes(local), replay_bytes(dask)
     assert sorted(a) == sorted(b)
-    assert {Path(f).parent.name for f in a} == set(REPLAY_TABLES)
+    assert {Path(f).parts[0] for f in a} == set(REPLAY_TABLES)
+    assert any(Path(f).parent.name.startswith("ruleset=") for f in a)  # partitioned by ruleset
     assert a == b
     # a re-run has nothing to do: it changes nothing and does not even contact the scheduler
     assert replay_archive(dask, scheduler="tcp://127.0.0.1:9").replayed == 0
@@ -94,4 +95,4 @@ def test_missing_dask_is_a_clear_error(ingested, tmp_path, monkeypatch):
     res = runner.invoke(app, ["replay", "--data", str(data), "--cluster", "local"])
     assert res.exit_code == 2
     assert "pip install mahjong-audit[distributed]" in " ".join(res.output.split())
-    assert not list((data / "hand_results").glob("bucket-*"))  # nothing was written
+    assert not list((data / "hand_results").rglob("bucket-*"))  # nothing was written
