@@ -143,6 +143,24 @@ class _Batch:
     nbytes: int = 0
 
 
+# The keys already stored, for de-duplication, as four 64-bit hashes per hand (of the key
+# and of the content hash) rather than strings: 32 bytes a hand, so an ingest into a
+# 10-million-hand archive holds ~320 MB for it. Two independent hashes each: a false
+# match needs a 128-bit collision. Polars' hash is only stable within one process, which
+# is all this needs (the index is rebuilt from the stored keys at every run).
+_KEY = pl.struct(pl.col("game_id").cast(pl.String), pl.col("hand_no").cast(pl.Int64))
+_KEY_HASHES = [_KEY.hash(0x6D6A).alias("k1"), _KEY.hash(0x6175).alias("k2")]
+_CONTENT_HASHES = [
+    pl.col("content_hash").hash(0x6D6A).alias("c1"),
+    pl.col("content_hash").hash(0x6175).alias("c2"),
+]
+
+
+def _hashed(hands: pl.LazyFrame) -> pl.LazyFrame:
+    """The de-duplication index of a hands table: k1, k2 (key), c1, c2 (content)."""
+    return hands.select([*_KEY_HASHES, *_CONTENT_HASHES])
+
+
 class Ingestor:
     """Feeds records into batches and commits them; one instance per ingest run."""
 
@@ -156,8 +174,7 @@ class Ingestor:
         self.batch_bytes = batch_bytes
         self.batch = _Batch()
         self.flushes = 0
-        hands = data.scan("hands").select("game_id", "hand_no", "content_hash").collect()
-        self.known = hands
+        self.known = _hashed(data.scan("hands")).collect()
         self.known_quarantine = (
             data.scan("quarantine").select("source_file", "source_line", "raw_hash").collect()
         )
@@ -252,10 +269,7 @@ class Ingestor:
         self.data.commit_parts(partitioned(tables))
         self.summary.hands_added += tables["hands"].num_rows
         self.known = pl.concat(
-            [
-                self.known,
-                pl.from_arrow(tables["hands"].select(["game_id", "hand_no", "content_hash"])),
-            ]
+            [self.known, _hashed(pl.from_arrow(tables["hands"]).lazy()).collect()]
         )
         self.flushes += 1
         if self.flushes % 32 == 0:  # one chunk per batch slows the joins down; merge them
@@ -277,18 +291,23 @@ class Ingestor:
             return None
         frame = pl.DataFrame(
             {k: buffers.hand_column(k) for k in ("game_id", "hand_no", "content_hash")},
-            schema=self.known.schema,
+            schema={"game_id": pl.String, "hand_no": pl.Int32, "content_hash": pl.String},
         ).with_row_index("row")
-        previous = frame.join(
-            self.known.rename({"content_hash": "known_hash"}), on=KEY, how="left"
-        ).sort("row")
+        previous = (
+            frame.lazy()
+            .with_columns(*_KEY_HASHES, *_CONTENT_HASHES)
+            .join(self.known.lazy(), on=["k1", "k2"], how="left", suffix="_known")
+            .sort("row")
+            .collect()
+        )
         keep: list[bool] = []
-        seen: dict[tuple[str, int], str] = {}
-        for row, game_id, hand_no, digest, known_hash in previous.select(
-            "row", "game_id", "hand_no", "content_hash", "known_hash"
+        seen: dict[tuple[str, int], tuple[int, int]] = {}
+        for row, game_id, hand_no, c1, c2, k1, k2 in previous.select(
+            "row", "game_id", "hand_no", "c1", "c2", "c1_known", "c2_known"
         ).iter_rows():
             key = (game_id, hand_no)
-            prior = known_hash if known_hash is not None else seen.get(key)
+            digest = (c1, c2)
+            prior = (k1, k2) if k1 is not None else seen.get(key)
             if prior is None:
                 seen[key] = digest
                 keep.append(True)
