@@ -210,8 +210,15 @@ class DataDir:
     def commit_parts(self, parts: Iterable[Part], remove: Iterable[str] = ()) -> int:
         """Add ``parts`` and drop the files ``remove`` (paths relative to the folder) from
         the manifest, in one atomic step. Removed files are deleted by the next writer."""
-        manifest = self.manifest()
-        version = manifest["version"] + 1
+        return self.commit_staged(self.stage_parts(parts), remove)
+
+    def stage_parts(self, parts: Iterable[Part]) -> list[tuple[str, str]]:
+        """Write ``parts`` as files of the next commit, without committing them: a caller
+        that produces its output piece by piece writes each piece as it comes (so it need
+        not hold them all in memory) and commits them all at once with
+        :meth:`commit_staged`. Until then they are not in the manifest; if the writer dies
+        first, the next writer deletes them as orphans. Returns (table, path) per file."""
+        version = self.manifest()["version"] + 1
         written: list[tuple[str, str]] = []
         for part in parts:
             sub = f"{part.table}/{part.partition}" if part.partition else part.table
@@ -229,6 +236,13 @@ class DataDir:
                 os.fsync(f.fileno())
             os.replace(tmp, folder / name)
             written.append((part.table, f"{sub}/{name}"))
+        return written
+
+    def commit_staged(self, written: Iterable[tuple[str, str]], remove: Iterable[str] = ()) -> int:
+        """Add the files of :meth:`stage_parts` and drop ``remove``, in one atomic step."""
+        manifest = self.manifest()
+        version = manifest["version"] + 1
+        written = sorted(written)  # the manifest does not depend on the order they came in
         dropped = set(remove)
         if not written and not dropped:
             return manifest["version"]

@@ -325,34 +325,39 @@ def replay_archive(
         upgrade = {b: [] for b in flat_buckets(data) if b not in todo}
         jobs: list[tuple[int, list[str]]] = sorted({**todo, **upgrade}.items())
         on_total(len(jobs))
-        results: dict[int, dict[str, pa.Table]] = {}
+        # Each bucket's files are written as soon as it is done and the bucket's tables
+        # dropped, so memory holds a bucket or two, not the whole archive's output; the
+        # files are committed together at the end (one atomic step, as before).
+        staged = _Staged(data)
+
+        def done(b: int, tables: dict[str, pa.Table]) -> None:
+            staged.add(b, tables)
+            if b not in upgrade:
+                summary.replayed += tables["hand_results"].num_rows
+            on_bucket(1)
+
         if distributed:
             from replay.distributed import replay_buckets_on_dask
 
             # Workers elsewhere need the folder by absolute path (a shared filesystem).
-            results = replay_buckets_on_dask(
+            replay_buckets_on_dask(
                 str(data.root.resolve()),
                 jobs,
+                done,
                 scheduler=scheduler,
                 local_workers=workers,
-                on_bucket=on_bucket,
             )
         elif workers > 1 and len(jobs) > 1:
             ctx = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
                 futures = {b: pool.submit(replay_bucket, str(data.root), b, g) for b, g in jobs}
-                for b, fut in futures.items():
-                    results[b] = fut.result()
-                    on_bucket(1)
+                for b in sorted(futures):
+                    done(b, futures.pop(b).result())
         else:
             for b, games in jobs:
-                results[b] = replay_bucket(str(data.root), b, games)
-                on_bucket(1)
-        _commit(data, results)
+                done(b, replay_bucket(str(data.root), b, games))
+        staged.commit()
         summary.buckets = len(todo)
-        summary.replayed = sum(
-            t["hand_results"].num_rows for b, t in results.items() if b not in upgrade
-        )
         summary.unchanged = summary.hands - stale
         counts = data.scan("findings").group_by("class").len().collect()
         summary.findings_by_class = dict(
@@ -407,26 +412,37 @@ def _by_ruleset(table: pa.Table, rulesets: pl.DataFrame) -> list[tuple[str, pa.T
     ]
 
 
-def _commit(data: DataDir, results: dict[int, dict[str, pa.Table]]) -> None:
-    """Replace every file of the buckets in ``results`` (in either layout) by the new
-    ones, one per table and ruleset, in one atomic commit."""
-    if not results:
-        return
-    parts: list[Part] = []
-    remove: list[str] = []
-    manifest = data.manifest()["tables"]
-    for b in sorted(results):
+class _Staged:
+    """The replay's output, written bucket by bucket and committed at the end: every file
+    of a replayed bucket (in either layout) is replaced by the new ones, one per table and
+    ruleset, in one atomic commit."""
+
+    def __init__(self, data: DataDir) -> None:
+        self.data = data
+        self.manifest = data.manifest()["tables"]
+        self.written: list[tuple[str, str]] = []
+        self.remove: list[str] = []
+
+    def add(self, b: int, tables: dict[str, pa.Table]) -> None:
         stem = f"bucket-{b:02d}"
-        rulesets = pl.from_arrow(results[b]["hand_results"].select([*KEY, "ruleset"]))
+        rulesets = pl.from_arrow(tables["hand_results"].select([*KEY, "ruleset"]))
         assert isinstance(rulesets, pl.DataFrame)
+        parts: list[Part] = []
         for name in REPLAY_TABLES:
-            remove.extend(rel for rel in manifest.get(name, []) if _bucket_no(rel) == b)
-            for folder, rows in _by_ruleset(results[b][name], rulesets):
+            self.remove.extend(rel for rel in self.manifest.get(name, []) if _bucket_no(rel) == b)
+            for folder, rows in _by_ruleset(tables[name], rulesets):
                 parts.append(Part(name, rows, stem, folder))
-    dropped = set(remove)
-    for name, schema in REPLAY_TABLES.items():
-        # Every table keeps a file, so that its view has columns.
-        kept = [rel for rel in manifest.get(name, []) if rel not in dropped]
-        if not kept and not any(p.table == name for p in parts):
-            parts.append(Part(name, schema.empty_table()))
-    data.commit_parts(parts, remove)
+        self.written.extend(self.data.stage_parts(parts))
+
+    def commit(self) -> None:
+        if not self.written and not self.remove:
+            return
+        dropped = set(self.remove)
+        empty: list[Part] = []
+        for name, schema in REPLAY_TABLES.items():
+            # Every table keeps a file, so that its view has columns.
+            kept = [rel for rel in self.manifest.get(name, []) if rel not in dropped]
+            if not kept and not any(table == name for table, _ in self.written):
+                empty.append(Part(name, schema.empty_table()))
+        self.written.extend(self.data.stage_parts(empty))
+        self.data.commit_staged(self.written, self.remove)

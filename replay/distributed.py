@@ -71,19 +71,21 @@ def dask_client(scheduler: str | None, local_workers: int) -> Iterator[Any]:
 def replay_buckets_on_dask(
     root: str,
     jobs: list[tuple[int, list[str]]],
+    sink: Callable[[int, dict[str, pa.Table]], None],
     *,
     scheduler: str | None = None,
     local_workers: int = 1,
-    on_bucket: Callable[[int], None] = lambda n: None,
-) -> dict[int, dict[str, pa.Table]]:
-    """Run ``replay_bucket(root, bucket, games)`` for every job on Dask; return bucket -> tables.
+) -> None:
+    """Run ``replay_bucket(root, bucket, games)`` for every job on Dask, handing each
+    bucket's tables to ``sink(bucket, tables)`` as it completes (and then letting go of
+    them, so the client never holds the whole archive's output).
 
     ``root`` must be the absolute path of the data folder as the workers see it.
     """
     from replay.archive import replay_bucket
 
     if not jobs:
-        return {}
+        return
     with dask_client(scheduler, local_workers) as client:
         from distributed import as_completed
 
@@ -91,8 +93,6 @@ def replay_buckets_on_dask(
             client.submit(replay_bucket, root, bucket, games, pure=False): bucket
             for bucket, games in jobs
         }
-        results: dict[int, dict[str, pa.Table]] = {}
         for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
-            on_bucket(1)
-    return results
+            sink(futures.pop(fut), fut.result())
+            fut.release()
