@@ -77,6 +77,7 @@ def connect(data_dir: Path | str, scope: Scope | None = None) -> duckdb.DuckDBPy
         )
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
+    con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
     if scope is None or scope.everything:
         data.create_views(con)
     else:

@@ -43,8 +43,7 @@ def report_text(rep: HandReport) -> str:
             else ""
         )
         lines.append(f"  winner: {', '.join(names[w] for w in rep.winners)} {how}".rstrip())
-        pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
-        lines.append(f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}")
+        lines.append(_score_line(rep))
     else:
         lines.append(f"  outcome: {rep.ended_by.replace('_', ' ')}")
     if rep.liable is not None:
@@ -57,6 +56,19 @@ def report_text(rep: HandReport) -> str:
     elif rep.matches_recorded is False:
         lines.append("  recorded result: DIFFERS (see the findings above)")
     return "\n".join(lines)
+
+
+def _score_line(rep: HandReport) -> str:
+    """The winning hand's score in the ruleset's own terms (fan, phán, card value, cước)."""
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    if rep.ruleset == "chan":
+        return f"  cước: {pats}; score {rep.fan} điểm"
+    if rep.ruleset == "vn-160":
+        mun = rep.extras.get("mun")
+        return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
+    if rep.ruleset == "american":
+        return f"  card hand: {pats}; value {rep.fan}"
+    return f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}"
 
 
 def _tiles(counts: list[int]) -> str:

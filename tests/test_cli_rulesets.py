@@ -50,8 +50,8 @@ def _american_a7() -> dict[str, Any]:
 
 
 RECORDS = {
-    "chan": (chan_examples.x1().record, "Bình +27"),
-    "vn-160": (vn160_examples.v1_record, "winner:"),
+    "chan": (chan_examples.x1().record, "score 9 điểm"),  # X1: T = 9, Bình +27
+    "vn-160": (vn160_examples.v1_record, "0 phán"),  # V1: ù muỗi, 0 phán
     "american": (_american_a7, "LIKE-1 35"),
 }
 
