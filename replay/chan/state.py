@@ -195,6 +195,11 @@ class ChanHand:
     def _add(self, i: int | None, seat: int | None, code: str, cls: FindingClass, msg: str) -> None:
         self.findings.append(Finding(i, seat, code, cls, msg))
 
+    def who(self, seat: int) -> str:
+        """The player at ``seat``, for messages a referee reads."""
+        players = self.record.get("players", [])
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+
     def hard(self, i: int | None, seat: int | None, code: str, msg: str) -> None:
         self._add(i, seat, code, C, msg)
         self.stopped = True
@@ -528,7 +533,7 @@ class ChanHand:
         if seat is not None and kind not in ("announce", "decline_u"):
             if self.opts.reported_only and seat in self.out:
                 self.viol(
-                    i, seat, "HANH_DONG_KHI_DA_BI_BAO", f"seat {seat} acts after being caught"
+                    i, seat, "HANH_DONG_KHI_DA_BI_BAO", f"{self.who(seat)} acts after being caught"
                 )
             actor = self.chiu_actor
             skipped = actor is not None and self.phase == CHIU_DISCARD
@@ -553,7 +558,7 @@ class ChanHand:
                 self.hard(i, seat, "CARD_COUNT_EXCEEDED", f"a fifth {card} is shown")
             return
         if self.hands[seat][card] < 1:
-            self.hard(i, seat, "CARD_NOT_IN_HAND", f"seat {seat} has no {card} in hand")
+            self.hard(i, seat, "CARD_NOT_IN_HAND", f"{self.who(seat)} has no {card} in hand")
         self.hands[seat][card] -= 1
         if not self.hands[seat][card]:
             del self.hands[seat][card]
@@ -613,7 +618,7 @@ class ChanHand:
                 i,
                 seat,
                 "DANH_SAI_LUOT",
-                f"seat {seat} discards {card} without having eaten this turn",
+                f"{self.who(seat)} discards {card} without having eaten this turn",
             )
         if to is None:
             to = required
@@ -689,7 +694,7 @@ class ChanHand:
             )
             self.forced_draw_at = i
         if self.phase != TURN or self.turn != seat:
-            self._cannot_win(i, seat, "BOC_SAI_LUOT", f"seat {seat} draws out of turn")
+            self._cannot_win(i, seat, "BOC_SAI_LUOT", f"{self.who(seat)} draws out of turn")
         else:
             live = self.live
             if live is not None and live.owner == self.prv(seat) and seat not in self.out:
@@ -714,7 +719,9 @@ class ChanHand:
         seat = ev["seat"]
         live = self.live
         if self.phase != DRAWN or self.turn != seat or live is None or live.owner != seat:
-            self.hard(i, seat, "PASS_WITHOUT_DRAW", f"seat {seat} passes without having just drawn")
+            self.hard(
+                i, seat, "PASS_WITHOUT_DRAW", f"{self.who(seat)} passes without having just drawn"
+            )
         if seat not in self.out:
             hist.decline(self.hist[seat], live.card, i, self.hands[seat])
         self.turn = self.nxt(seat)
@@ -747,7 +754,7 @@ class ChanHand:
         assert live is not None
         want_phase = DRAWN if frm == seat else TURN
         if self.turn != seat or self.phase != want_phase:
-            self._cannot_win(i, seat, "AN_SAI_LUOT", f"seat {seat} eats out of turn")
+            self._cannot_win(i, seat, "AN_SAI_LUOT", f"{self.who(seat)} eats out of turn")
         before = Counter(self.hands[seat])
         self._take(i, seat, with_)
         if not is_pair(card, with_):
@@ -835,7 +842,7 @@ class ChanHand:
             or (not self.partial and self.hands[seat][last.eaten] < len(tiles))
             or len(last.cards) + len(tiles) > 4
         ):
-            self.hard(i, seat, "EXPOSE_INVALID", f"seat {seat} cannot expose {tiles}")
+            self.hard(i, seat, "EXPOSE_INVALID", f"{self.who(seat)} cannot expose {tiles}")
         assert last is not None
         for c in tiles:
             self._take(i, seat, c)
@@ -847,7 +854,7 @@ class ChanHand:
     def on_khai(self, i: int, ev: dict[str, Any]) -> None:
         seat, card = ev["seat"], ev["tile"]
         if (not self.partial and self.hands[seat][card] < 4) or self.turn != seat:
-            self.hard(i, seat, "KHAI_INVALID", f"seat {seat} cannot khai {card} now")
+            self.hard(i, seat, "KHAI_INVALID", f"{self.who(seat)} cannot khai {card} now")
         for _ in range(4):
             self._take(i, seat, card)
         self.exposed[seat].append(Exposed((card,) * 4, "khai", card, i))
@@ -876,7 +883,7 @@ class ChanHand:
                 i,
                 seat,
                 "BAO_SAI",
-                f"seat {seat} reports {code} by seat {accused}, which the log does not show",
+                f"{self.who(seat)} reports {code} by {self.who(accused)}, which the log does not show",
             )
             return
         if self.opts.reported_only:
@@ -1004,9 +1011,9 @@ class ChanHand:
         if not winning:
             lao.insert(0, "the 20 cards are not 10 pairs with at least 6 chắn")
         if seat in self.out:
-            lao.append(f"seat {seat} was out since #{self.out[seat][0]} ({self.out[seat][1]})")
+            lao.append(f"{self.who(seat)} was out since #{self.out[seat][0]} ({self.out[seat][1]})")
         if seat in self.cannot_win:
-            lao.append(f"seat {seat} cannot win after {self.cannot_win[seat]}")
+            lao.append(f"{self.who(seat)} cannot win after {self.cannot_win[seat]}")
         declared = score(decl.cuoc, self.opts)
         present: Counter[str] | None = None
         auto = valid = 0
@@ -1030,7 +1037,7 @@ class ChanHand:
         if seat in self.barred:
             void = "BO_U"
             self.viol(
-                i, seat, "BO_U", f"seat {seat} let a win pass and drew at #{self.barred[seat]}"
+                i, seat, "BO_U", f"{self.who(seat)} let a win pass and drew at #{self.barred[seat]}"
             )
         elif lao:
             void = "U_LAO"
