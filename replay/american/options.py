@@ -14,7 +14,10 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from replay.hk.options import OptionError
+from replay.options import Bad as _Bad
+from replay.options import OptionError, checked_changes
+from replay.options import boolean as _bool
+from replay.options import choice as _choice
 
 __all__ = ["AMERICAN", "AmericanOptions", "OptionError", "options_for"]
 
@@ -38,25 +41,6 @@ class AmericanOptions:
 
 
 AMERICAN = AmericanOptions()
-
-
-class _Bad(Exception):
-    pass
-
-
-def _bool(v: object) -> object:
-    if isinstance(v, bool):
-        return v
-    raise _Bad("true or false")
-
-
-def _choice(*values: str) -> Callable[[object], object]:
-    def check(v: object) -> object:
-        if isinstance(v, str) and v in values:
-            return v
-        raise _Bad("one of " + ", ".join(repr(x) for x in values))
-
-    return check
 
 
 def _card(v: object) -> object:
@@ -113,17 +97,5 @@ def options_for(overrides: Mapping[str, object] | None = None) -> AmericanOption
     """The §10 defaults with ``overrides`` applied (``card_file`` is skipped: not a rule)."""
     if not overrides:
         return AMERICAN
-    changes: dict[str, object] = {}
-    for key, value in overrides.items():
-        if key in ENGINE_KEYS:
-            continue
-        check = _VALIDATORS.get(key)
-        if check is None:
-            raise OptionError(
-                f"unknown option {key!r} for american (known: {', '.join(sorted(_VALIDATORS))})"
-            )
-        try:
-            changes[key] = check(value)
-        except _Bad as bad:
-            raise OptionError(f"american option {key!r}: expected {bad}; got {value!r}") from None
+    changes = checked_changes(_VALIDATORS, overrides, "american", skip=ENGINE_KEYS)
     return dataclasses.replace(AMERICAN, **changes)  # type: ignore[arg-type]

@@ -8,15 +8,17 @@ expected when a value is wrong.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from replay.chan.cards import CARDS, DEFAULT_RED
-
-
-class OptionError(ValueError):
-    """An unknown option name, or a value of the wrong type or range."""
-
+from replay.options import Bad as _Bad
+from replay.options import OptionError as OptionError  # the engine's callers catch it here
+from replay.options import Validator, checked_changes
+from replay.options import boolean as _bool
+from replay.options import choice as _choice
+from replay.options import int_range as _int
+from replay.options import positive as _positive
 
 GA_IDS: tuple[str, ...] = (
     "ga_u_bon_bach_thu",
@@ -87,45 +89,6 @@ class ChanOptions:
 
 
 DEFAULT = ChanOptions()
-
-Validator = Callable[[object], object]
-
-
-class _Bad(Exception):
-    pass
-
-
-def _bool(v: object) -> object:
-    if isinstance(v, bool):
-        return v
-    raise _Bad("true or false")
-
-
-def _int(lo: int | None = None, hi: int | None = None) -> Validator:
-    def check(v: object) -> object:
-        is_int = isinstance(v, int) and not isinstance(v, bool)
-        if is_int and (lo is None or v >= lo) and (hi is None or v <= hi):  # type: ignore[operator]
-            return v
-        raise _Bad(
-            f"an integer{'' if lo is None else f' >= {lo}'}{'' if hi is None else f' <= {hi}'}"
-        )
-
-    return check
-
-
-def _choice(*values: str) -> Validator:
-    def check(v: object) -> object:
-        if v in values:
-            return v
-        raise _Bad("one of " + ", ".join(repr(x) for x in values))
-
-    return check
-
-
-def _positive(v: object) -> object:
-    if isinstance(v, int | float) and not isinstance(v, bool) and v > 0:
-        return v
-    raise _Bad("a number > 0")
 
 
 def _players(v: object) -> object:
@@ -198,15 +161,5 @@ def options_for(overrides: Mapping[str, object] | None = None) -> ChanOptions:
     """The defaults with ``overrides`` applied; raises :class:`OptionError`."""
     if not overrides:
         return DEFAULT
-    changes: dict[str, object] = {}
-    for name, value in overrides.items():
-        check = _VALIDATORS.get(name)
-        if check is None:
-            raise OptionError(
-                f"unknown option {name!r} for chan (known: {', '.join(sorted(_VALIDATORS))})"
-            )
-        try:
-            changes[name] = check(value)
-        except _Bad as bad:
-            raise OptionError(f"chan option {name!r}: expected {bad}; got {value!r}") from None
+    changes = checked_changes(_VALIDATORS, overrides, "chan")
     return dataclasses.replace(DEFAULT, **changes)  # type: ignore[arg-type]

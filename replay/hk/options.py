@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+
+from replay.options import Bad as _Bad
+from replay.options import OptionError, Validator, checked_changes
+from replay.options import boolean as _bool
+from replay.options import choice as _choice
+from replay.options import int_choice as _int_choice
+from replay.options import int_range as _int_range
+from replay.options import positive as _positive
 
 Number = int | float
 PaymentTable = str | tuple[Number, ...]
 ScoreTable = str | tuple[tuple[Number, Number], ...]
-
-
-class OptionError(ValueError):
-    """An unknown ruleset, an unknown option name, or a value of the wrong type or range."""
 
 
 @dataclass(frozen=True)
@@ -120,54 +124,9 @@ PRESETS: Mapping[str, HKOptions] = MappingProxyType(
 
 # --------------------------------------------------------------------------- validation
 
-Validator = Callable[[object], object]
-
-
-class _Bad(Exception):
-    """Raised inside a validator; carries what was expected."""
-
-
-def _bool(v: object) -> object:
-    if isinstance(v, bool):
-        return v
-    raise _Bad("true or false")
-
-
-def _choice(*values: str) -> Validator:
-    def check(v: object) -> object:
-        if isinstance(v, str) and v in values:
-            return v
-        raise _Bad("one of " + ", ".join(repr(x) for x in values))
-
-    return check
-
-
-def _int_choice(*values: int) -> Validator:
-    def check(v: object) -> object:
-        if isinstance(v, int) and not isinstance(v, bool) and v in values:
-            return v
-        raise _Bad("one of " + ", ".join(str(x) for x in values) + " (an integer)")
-
-    return check
-
-
-def _int_range(lo: int, hi: int) -> Validator:
-    def check(v: object) -> object:
-        if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi:
-            return v
-        raise _Bad(f"an integer from {lo} to {hi}")
-
-    return check
-
 
 def _is_positive_number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and v > 0
-
-
-def _positive(v: object) -> object:
-    if _is_positive_number(v):
-        return v
-    raise _Bad("a number > 0")
 
 
 def _fan_cap(v: object) -> object:
@@ -351,15 +310,5 @@ def options_for(ruleset: str, overrides: Mapping[str, object] | None = None) -> 
         raise OptionError(f"unknown ruleset {ruleset!r} (expected one of {known})") from None
     if not overrides:
         return preset
-    changes: dict[str, object] = {}
-    for name, value in overrides.items():
-        check = validators.get(name)
-        if check is None:
-            raise OptionError(
-                f"unknown option {name!r} for {ruleset} (known: {', '.join(sorted(validators))})"
-            )
-        try:
-            changes[name] = check(value)
-        except _Bad as bad:
-            raise OptionError(f"{ruleset} option {name!r}: expected {bad}; got {value!r}") from None
+    changes = checked_changes(validators, overrides, ruleset)
     return dataclasses.replace(preset, **changes)  # type: ignore[arg-type]

@@ -12,15 +12,12 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from replay.hk.options import (
-    OptionError,
-    Validator,
-    _Bad,
-    _bool,
-    _choice,
-    _int_choice,
-    _int_range,
-)
+from replay.options import Bad as _Bad
+from replay.options import OptionError, Validator, checked_changes
+from replay.options import boolean as _bool
+from replay.options import choice as _choice
+from replay.options import int_choice as _int_choice
+from replay.options import int_range as _int_range
 
 RULESET = "vn-160"
 
@@ -180,20 +177,11 @@ def options_for(overrides: Mapping[str, object] | None = None) -> VNOptions:
     """The §10 defaults with ``overrides`` applied; :class:`OptionError` names a bad one."""
     if not overrides:
         return VN160_DEFAULTS
-    changes: dict[str, object] = {}
-    for name, value in overrides.items():
-        check = _VALIDATORS.get(name)
-        if check is None:
-            raise OptionError(
-                f"unknown option {name!r} for {RULESET} (known: {', '.join(sorted(_VALIDATORS))})"
-            )
-        try:
-            changes[name] = check(value)
-        except _Bad as bad:
-            raise OptionError(f"{RULESET} option {name!r}: expected {bad}; got {value!r}") from None
-        if name == "khung_values" and isinstance(value, Mapping) and "tong_hop_dau" in value:
-            pair = value["tong_hop_dau"]
-            if not isinstance(pair, int) or isinstance(pair, bool) or pair < 0:
-                raise OptionError(f"{RULESET} option 'khung_values': tong_hop_dau must be >= 0")
-            changes["tong_hop_dau_phan"] = pair
+    changes = checked_changes(_VALIDATORS, overrides, RULESET)
+    value = overrides.get("khung_values")
+    if isinstance(value, Mapping) and "tong_hop_dau" in value:
+        pair = value["tong_hop_dau"]
+        if not isinstance(pair, int) or isinstance(pair, bool) or pair < 0:
+            raise OptionError(f"{RULESET} option 'khung_values': tong_hop_dau must be >= 0")
+        changes["tong_hop_dau_phan"] = pair
     return dataclasses.replace(VN160_DEFAULTS, **changes)  # type: ignore[arg-type]
