@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from replay.findings import Finding, FindingClass, HandReport
+from replay.stepping import report_base
 from schemas.sheet import SheetError, SheetLine, settle
 
 
@@ -23,14 +24,7 @@ def replay_sheet(
     previous: HandReport | None = None,
     observer: object = None,
 ) -> HandReport:
-    base = {
-        "game_id": record["game_id"],
-        "hand_no": record["hand_no"],
-        "ruleset": record["ruleset"],
-        "players": tuple(record["players"]),
-        "dealer": record["dealer"],
-        "prevailing_wind": record.get("prevailing_wind"),
-    }
+    base = report_base(record)
     if "sheet" not in record:
         finding = Finding(
             None, None, "SHEET_MISSING", FindingClass.CORRUPT_LOG,

@@ -15,6 +15,7 @@ from replay.american.card import Card, CardInvalid, find_card, load_and_register
 from replay.american.hand import AmericanHand, Stop
 from replay.american.options import AmericanOptions, OptionError, options_for
 from replay.findings import Finding, FindingClass, HandReport
+from replay.stepping import report_base, step_to
 
 Observer = Callable[[int, AmericanHand], None]
 
@@ -64,14 +65,7 @@ def replay_american(
     observer: Observer | None = None,
 ) -> HandReport:
     """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    base = {
-        "game_id": record["game_id"],
-        "hand_no": record["hand_no"],
-        "ruleset": record["ruleset"],
-        "players": tuple(record["players"]),
-        "dealer": record["dealer"],
-        "prevailing_wind": record.get("prevailing_wind"),
-    }
+    base = report_base(record)
     hand, bad = _build(record, overrides)
     if bad is not None:
         return HandReport(**base, findings=(bad,), ended_by="corrupt")
@@ -130,15 +124,7 @@ def replay_to(
     hand, bad = _build(record, overrides)
     if hand is None:
         raise OptionError(bad.message if bad else "bad options")
-    try:
-        hand.start()
-        for i, ev in enumerate(record.get("events", [])):
-            if at is None or i > at:
-                break
-            hand.step(i, ev)
-    except Stop:
-        pass
-    return hand
+    return step_to(hand, record.get("events", []), at, Stop)
 
 
 def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:

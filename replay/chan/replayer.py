@@ -15,6 +15,7 @@ from replay.chan.options import ChanOptions, OptionError, options_for
 from replay.chan.settlement import Settlement
 from replay.chan.state import ChanHand, Stop, WinEval
 from replay.findings import Finding, FindingClass, HandReport
+from replay.stepping import report_base, step_to
 
 Observer = Callable[[int, ChanHand], None]
 
@@ -42,14 +43,7 @@ def replay_chan(
 ) -> HandReport:
     """Replay ``record``; ``previous`` is the report of hand ``hand_no − 1`` of the same game."""
     players = tuple(record["players"])
-    base = {
-        "game_id": record["game_id"],
-        "hand_no": record["hand_no"],
-        "ruleset": record["ruleset"],
-        "players": players,
-        "dealer": record["dealer"],
-        "prevailing_wind": record.get("prevailing_wind"),
-    }
+    base = report_base(record)
     if len(players) == 5:
         f = Finding(
             None,
@@ -232,12 +226,4 @@ def replay_to(
 ) -> ChanHand:
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
     hand = ChanHand(record, _options(record, overrides), record.get("previous_hand"))
-    try:
-        hand.start()
-        for i, ev in enumerate(record["events"]):
-            if at is None or i > at:
-                break
-            hand.step(i, ev)
-    except Stop:
-        pass
-    return hand
+    return step_to(hand, record.get("events", []), at, Stop)

@@ -8,6 +8,7 @@ from typing import Any
 from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.hand import HKHand, Stop
 from replay.hk.options import OptionError, options_for
+from replay.stepping import report_base, step_to
 
 Observer = Callable[[int, HKHand], None]
 
@@ -19,15 +20,7 @@ def replay_hk(
     observer: Observer | None = None,
 ) -> HandReport:
     """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    players = tuple(record["players"])
-    base = {
-        "game_id": record["game_id"],
-        "hand_no": record["hand_no"],
-        "ruleset": record["ruleset"],
-        "players": players,
-        "dealer": record["dealer"],
-        "prevailing_wind": record.get("prevailing_wind"),
-    }
+    base = report_base(record)
     try:
         opts = options_for(record["ruleset"], {**record.get("options", {}), **(overrides or {})})
     except OptionError as exc:
@@ -86,15 +79,7 @@ def replay_to(
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
     opts = options_for(record["ruleset"], {**record.get("options", {}), **(overrides or {})})
     hand = HKHand(record, opts)
-    try:
-        hand.start()
-        for i, ev in enumerate(record["events"]):
-            if at is None or i > at:
-                break
-            hand.step(i, ev)
-    except Stop:
-        pass
-    return hand
+    return step_to(hand, record.get("events", []), at, Stop)
 
 
 def _round_start(record: dict[str, Any], previous: HandReport | None) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.options import OptionError
+from replay.stepping import report_base, step_to
 from replay.vn160.hand import Stop, VNHand
 from replay.vn160.options import VNOptions, options_for
 from replay.vn160.scoring import con
@@ -32,14 +33,7 @@ def replay_vn160(
     observer: Observer | None = None,
 ) -> HandReport:
     """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    base = {
-        "game_id": record["game_id"],
-        "hand_no": record["hand_no"],
-        "ruleset": record["ruleset"],
-        "players": tuple(record["players"]),
-        "dealer": record["dealer"],
-        "prevailing_wind": record.get("prevailing_wind"),
-    }
+    base = report_base(record)
     try:
         opts = _options(record, overrides)
     except OptionError as exc:
@@ -98,15 +92,7 @@ def replay_to(
 ) -> VNHand:
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
     hand = VNHand(record, _options(record, overrides))
-    try:
-        hand.start()
-        for i, ev in enumerate(record["events"]):
-            if at is None or i > at:
-                break
-            hand.step(i, ev)
-    except Stop:
-        pass
-    return hand
+    return step_to(hand, record.get("events", []), at, Stop)
 
 
 def _round_start(record: dict[str, Any], previous: HandReport | None) -> int:
