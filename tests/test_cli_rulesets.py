@@ -17,42 +17,20 @@ import pytest
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
-from replay.american.builder import RecordBuilder
 
 sys.path.insert(0, str(Path(__file__).parent / "replay"))
+import test_american_examples as american_examples
 import test_chan_examples as chan_examples
 import test_vn160_examples as vn160_examples
 
 runner = CliRunner()
 SAMPLE_CARD = Path(__file__).parents[1] / "replay" / "american" / "cards" / "sample.yaml"
-E, S, W, N = 0, 1, 2, 3
-
-
-def _american_a7() -> dict[str, Any]:
-    """american.md A7: joker exchange, then self-drawn LIKE-1 (V = 35)."""
-    b = RecordBuilder(
-        {E: "6m", S: "9m J", W: "9m", N: "6m 6m 6p 6p 6p 6p 6s 6s 6s 6s N N"}, reserve="9m"
-    )
-    b.discard(E, "6m")
-    b.call("pung", N, E, "6m", "6m 6m")
-    b.discard(N)
-    b.turn_round(E)
-    b.turn_round(S)
-    b.draw(W)
-    b.discard(W, "9m")
-    b.call("pung", S, W, "9m", "9m J")
-    b.discard(S)
-    b.turn_round(W)
-    b.draw(N, "9m")
-    b.exchange(N, "9m", S, 0)
-    b.win(N, "9m")
-    return b.record()
 
 
 RECORDS = {
     "chan": (chan_examples.x1().record, "score 9 điểm"),  # X1: T = 9, Bình +27
     "vn-160": (vn160_examples.v1_record, "0 phán"),  # V1: ù muỗi, 0 phán
-    "american": (_american_a7, "LIKE-1 35"),
+    "american": (american_examples.a7_record, "LIKE-1 35"),
 }
 
 
@@ -93,7 +71,7 @@ def test_check_card_selects_a_clubs_own_card(tmp_path: Path) -> None:
     club_card.write_text(
         re.sub(r"(?m)^card_id: .*$", "card_id: our-club-2031", SAMPLE_CARD.read_text())
     )
-    rec = _american_a7()
+    rec = american_examples.a7_record()
     rec["options"] = {**rec.get("options", {}), "card": "our-club-2031"}
     log = _write(tmp_path / "a7.jsonl", [rec])
 
@@ -110,7 +88,7 @@ def test_check_card_selects_a_clubs_own_card(tmp_path: Path) -> None:
 def test_check_card_rejects_an_invalid_card_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(SAMPLE_CARD.read_text().replace("format: mj-card/1", "format: mj-card/9"))
-    log = _write(tmp_path / "a7.jsonl", [_american_a7()])
+    log = _write(tmp_path / "a7.jsonl", [american_examples.a7_record()])
     res = runner.invoke(app, ["check", str(log), "--card", str(bad)])
     assert res.exit_code == 2
     assert "bad.yaml" in res.output and "CARD_INVALID" in res.output
@@ -125,7 +103,7 @@ def test_card_add_then_replay_uses_the_clubs_card(tmp_path: Path) -> None:
     club_card.write_text(
         re.sub(r"(?m)^card_id: .*$", "card_id: archive-club-card", SAMPLE_CARD.read_text())
     )
-    rec = _american_a7()
+    rec = american_examples.a7_record()
     rec["options"] = {**rec.get("options", {}), "card": "archive-club-card"}
     data = tmp_path / "data"
     log = _write(tmp_path / "a7.jsonl", [rec])

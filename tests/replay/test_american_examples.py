@@ -152,7 +152,8 @@ def test_A6_sextet_self_drawn() -> None:
     _check_win(b.record(), "SEXTET-1", 60, [-120, -120, 360, -120], W)
 
 
-def test_A7_joker_exchange_then_self_drawn() -> None:
+def a7_record() -> dict:
+    """A7: N pungs 6m, S pungs 9m with a joker, N draws 9m, exchanges it for S's joker."""
     b = RecordBuilder(
         {E: "6m", S: "9m J", W: "9m", N: "6m 6m 6p 6p 6p 6p 6s 6s 6s 6s N N"}, reserve="9m"
     )
@@ -169,7 +170,11 @@ def test_A7_joker_exchange_then_self_drawn() -> None:
     b.draw(N, "9m")
     b.exchange(N, "9m", S, 0)
     b.win(N, "9m")
-    rec = b.record()
+    return b.record()
+
+
+def test_A7_joker_exchange_then_self_drawn() -> None:
+    rec = a7_record()
     _check_win(rec, "LIKE-1", 35, [-70, -70, -70, 210], N)
     assert "BAD_JOKER_EXCHANGE" not in _codes(_replay(rec))
 
