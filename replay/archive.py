@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from ingest.store import DataDir, Part
 from replay.american.card import cards_digest, register_folder
-from replay.engine import replay_games, supported
+from replay.engine import REGISTRY, replay_games
 from replay.findings import SERIOUS, HandReport
 from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
@@ -267,18 +267,15 @@ def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
     """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported)."""
     hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash").collect()
     cards = cards_digest(data.root)
-    if cards:
-        hands = hands.with_columns(
-            pl.struct("content_hash", "ruleset")
-            .map_elements(
-                lambda r: done_hash(r["content_hash"], r["ruleset"], cards), return_dtype=pl.String
-            )
-            .alias("content_hash")
+    if cards:  # only american hands are keyed on the cards (done_hash)
+        american = pl.col("ruleset") == "american"
+        am = hands.filter(american)
+        rehashed = [done_hash(h, "american", cards) for h in am["content_hash"]]
+        hands = pl.concat(
+            [hands.filter(~american), am.with_columns(pl.Series("content_hash", rehashed))]
         )
     done = data.scan("hand_results").select("game_id", "hand_no", "content_hash").collect()
-    unsupported = hands.filter(
-        pl.col("ruleset").map_elements(lambda r: not supported(r), return_dtype=pl.Boolean)
-    ).height
+    unsupported = hands.filter(~pl.col("ruleset").is_in(list(REGISTRY))).height
     joined = hands.join(done, on=KEY, how="full", suffix="_done", coalesce=True)
     stale = joined.filter(
         pl.col("content_hash").is_null()

@@ -11,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from replay import render
+from replay.american.position import position_text as american_position
 from replay.american.replayer import replay_american
+from replay.chan.render import chan_position
 from replay.chan.replayer import replay_chan
 from replay.findings import Finding, FindingClass, HandReport
 from replay.hk.replayer import replay_hk
+from replay.hk.replayer import replay_to as hk_replay_to
 from replay.sheet import replay_sheet
+from replay.vn160 import render as vn160_render
+from replay.vn160.replayer import replay_to as vn160_replay_to
 from replay.vn160.replayer import replay_vn160
 
 ReplayFn = Callable[..., HandReport]
@@ -36,43 +42,21 @@ REGISTRY: dict[str, ReplayFn] = {
 def _hk_position(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
 ) -> str:
-    from replay.hk.replayer import replay_to
-    from replay.render import position_text
-
-    return position_text(replay_to(record, at, overrides), at)
-
-
-def _american_position(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    from replay.american.position import position_text
-
-    return position_text(record, at, overrides)
-
-
-def _chan_position(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    from replay.chan.render import chan_position
-
-    return chan_position(record, at, overrides)
+    return render.position_text(hk_replay_to(record, at, overrides), at)
 
 
 def _vn160_position(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
 ) -> str:
-    from replay.vn160.render import position_text
-    from replay.vn160.replayer import replay_to
-
-    return position_text(replay_to(record, at, overrides), at)
+    return vn160_render.position_text(vn160_replay_to(record, at, overrides), at)
 
 
 POSITIONS: dict[str, PositionFn] = {
     "hk-classic": _hk_position,
     "hk-mahjongo": _hk_position,
     "hk-mahjongo-2p": _hk_position,
-    "american": _american_position,
-    "chan": _chan_position,
+    "american": american_position,
+    "chan": chan_position,
     "vn-160": _vn160_position,
 }
 

@@ -7,7 +7,7 @@ and who has lost the right to win (mất ù).
 
 from __future__ import annotations
 
-from replay.render import _CLASS_LABEL
+from replay.render import findings_text
 from replay.vn160.hand import VNHand
 from replay.vn160.tiles import CODES
 
@@ -30,10 +30,5 @@ def position_text(hand: VNHand, at: int | None) -> str:
             lines.append(f"    declared: {shown}")
         discards = " ".join(CODES[d.tile] + ("^" if d.claimed else "") for d in hand.discards[seat])
         lines.append(f"    discards: {discards or '-'}")
-    shown = [f for f in hand.findings if at is None or f.event_index is None or f.event_index <= at]
-    if shown:
-        lines.append("  findings so far:")
-        for f in shown:
-            where = f"event {f.event_index}" if f.event_index is not None else "record"
-            lines.append(f"    [{_CLASS_LABEL[f.cls]}] {where}: {f.code}: {f.message}")
+    lines.extend(findings_text(hand.findings, at))
     return "\n".join(lines)
