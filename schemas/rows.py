@@ -108,7 +108,7 @@ def _mixed_tiles(ev: dict[str, Any]) -> bool:
 
 def _event_values(ev: dict[str, Any]) -> tuple[Any, ...]:
     """The events-table values (type, seat, tile, from_seat, tiles, extra) of a canonical
-    event without odd fields, as :meth:`RowBuffers.add` gives them."""
+    event (odd fields, if any, already set aside by :func:`_columns_only_if_defined`)."""
     plain = ev.keys() <= _PLAIN_EVENT_KEYS and ev["type"] not in _MIXED_TILE_TYPES
     return (
         ev["type"],
@@ -248,20 +248,8 @@ class RowBuffers:
         events = rec["events"]
         if parsed.odd_event_fields:
             events = [_columns_only_if_defined(ev) for ev in events]
-        e["type"].extend([ev["type"] for ev in events])
-        e["seat"].extend([ev.get("seat") for ev in events])
-        e["tile"].extend([ev.get("tile") for ev in events])
-        e["from_seat"].extend([ev.get("from") for ev in events])
-        e["tiles"].extend(
-            [None if ev["type"] in _MIXED_TILE_TYPES and _mixed_tiles(ev) else ev.get("tiles")
-             for ev in events]
-        )  # fmt: skip
-        plain = _PLAIN_EVENT_KEYS
-        e["extra"].extend(
-            [None if ev.keys() <= plain and ev["type"] not in _MIXED_TILE_TYPES
-             else _event_extra(ev) for ev in events]
-        )  # fmt: skip
-        self.event_rows.extend(range(len(e["type"]) - len(events), len(e["type"])))
+        # Records off the fast path (aliases, unknown fields) are rare: one value row each.
+        self.event_rows.extend([_add_event_value(e, *_event_values(ev)) for ev in events])
 
         if result is not None:
             r = self.columns["recorded_results"]
