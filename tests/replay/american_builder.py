@@ -28,9 +28,8 @@ and the builder fills in everything that does not matter.
 * ``turns(seat, count, skip=...)`` plays plain draw-and-discard turns, passing over dead
   seats; ``b.draws`` counts the wall draws so far (``LIVE_AFTER_DEAL`` = 99 empty the wall).
 * ``b.i`` is the index of the latest event, for asserting finding indices.
-* ``record()`` returns the record, validated by ``schemas.records.parse_record`` (until
-  the american events are in ``schemas/mjlog.py`` a record using them stays a plain dict);
-  ``record(wall=True)`` also writes a ``wall`` consistent with the deal and the draws.
+* ``record()`` returns the record, validated by ``schemas.records.parse_record`` as ingest
+  does; ``record(wall=True)`` also writes a ``wall`` consistent with the deal and the draws.
 """
 
 from __future__ import annotations
@@ -44,7 +43,7 @@ import msgspec
 
 from replay.engine import replay_hand
 from replay.findings import HandReport
-from schemas.records import ErrorCode, RecordError, parse_record
+from schemas.records import parse_record
 from schemas.tiles import BONUS_TILES, JOKER, PLAYING_TILES, UNKNOWN_FLOWER
 
 CARD = "sample-original-1"  # the §6 sample card
@@ -57,7 +56,6 @@ FULL_SET: Counter[str] = Counter(
 )
 FLOWERS_IN_SET = 8
 CALLS = ("pung", "kong", "quint", "sextet")
-CALL_SIZE = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}
 # §3: the offset from the passer to the receiver, by pass number (7 = the courtesy pass).
 PASS_OFFSET = {1: 1, 2: 2, 3: 3, 4: 3, 5: 2, 6: 1, 7: 2}
 
@@ -593,25 +591,6 @@ def _plain(ev: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-AMERICAN_EVENTS = frozenset(
-    {"charleston_pass", "charleston_stop", "courtesy_pass", "quint", "sextet", "joker_exchange"}
-)
-
-
 def canonical(rec: dict[str, Any]) -> dict[str, Any]:
-    """The canonical form of a record, validated as ingest does. Until the american
-    vocabulary is in ``schemas/mjlog.py`` a record using it is returned as it is."""
-    try:
-        return parse_record(msgspec.json.encode(rec)).record
-    except RecordError as exc:
-        uses_new = any(ev["type"] in AMERICAN_EVENTS for ev in rec["events"])
-        if exc.code is ErrorCode.UNKNOWN_EVENT and uses_new:
-            return rec
-        raise
-
-
-def schema_knows_american() -> bool:
-    """Whether ``schemas/mjlog.py`` has the american events yet."""
-    from schemas.mjlog import EVENT_TYPES
-
-    return set(EVENT_TYPES) >= AMERICAN_EVENTS
+    """The canonical form of a record, validated as ingest does."""
+    return parse_record(msgspec.json.encode(rec)).record

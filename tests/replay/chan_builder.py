@@ -31,17 +31,21 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import msgspec
+# The finding helpers shared with the Hong Kong builder (re-exported for the chắn tests).
+from logbuilder import (  # noqa: F401
+    AUDIT,
+    HARD,
+    INFO,
+    VIOL,
+    canonical,
+    clean,
+    serious,
+    with_code,
+)
 
 from replay.engine import replay_hand, supported
-from replay.findings import SERIOUS, Finding, FindingClass, HandReport
-from schemas.records import parse_record
+from replay.findings import Finding, FindingClass, HandReport
 from schemas.tiles import CHAN_CARDS
-
-HARD = FindingClass.CORRUPT_LOG
-VIOL = FindingClass.PLAYER_VIOLATION
-AUDIT = FindingClass.SCORE_MISMATCH
-INFO = FindingClass.INFO
 
 DECK: Counter[str] = Counter({c: 4 for c in CHAN_CARDS})
 NOC_SIZE = 23
@@ -389,20 +393,7 @@ class Chan:
         return replay_hand(self.record(wall=wall), overrides, previous)
 
 
-def canonical(rec: dict[str, Any]) -> dict[str, Any]:
-    """The canonical form of a record (validates it as ingest does)."""
-    return parse_record(msgspec.json.encode(rec)).record
-
-
 # -- looking at findings -------------------------------------------------------------------
-
-
-def serious(report: HandReport) -> list[Finding]:
-    return [f for f in report.findings if f.cls in SERIOUS]
-
-
-def with_code(report: HandReport, code: str) -> list[Finding]:
-    return [f for f in report.findings if f.code == code]
 
 
 def only(
@@ -419,11 +410,6 @@ def only(
 
 def absent(report: HandReport, code: str) -> None:
     assert with_code(report, code) == [], with_code(report, code)
-
-
-def clean(report: HandReport) -> None:
-    """No CORRUPT_LOG, PLAYER_VIOLATION or SCORE_MISMATCH finding."""
-    assert serious(report) == [], serious(report)
 
 
 def stopped(report: HandReport) -> None:

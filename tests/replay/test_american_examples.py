@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from replay.american.builder import RecordBuilder
+from american_record_builder import RecordBuilder
+
 from replay.engine import replay_hand
 from replay.findings import FindingClass
 from schemas.records import parse_record

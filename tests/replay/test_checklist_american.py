@@ -33,7 +33,6 @@ from american_builder import (
     S,
     W,
     canonical,
-    schema_knows_american,
 )
 
 from replay.engine import replay_hand, supported
@@ -1348,7 +1347,6 @@ def test_PARTIAL_INFORMATION_info() -> None:
     no(_short().replay(), "PARTIAL_INFORMATION")
 
 
-@pytest.mark.skipif(not schema_knows_american(), reason="schemas/mjlog.py lacks §9.1 events")
 def test_records_validate_through_the_schema() -> None:
     """Every event kind of §9.1 the builder writes passes schemas.records.parse_record."""
     from schemas.records import parse_record
