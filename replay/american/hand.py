@@ -42,6 +42,7 @@ from replay.american.matcher import (
     ExposureShape,
     Match,
     best_match,
+    compile_card,
     exposures_fit,
     match_all,
 )
@@ -1333,15 +1334,13 @@ class AmericanHand:
                     visible[kind(t)] += 1
         held = self.kinds_vector(self.hands[seat])
         shapes = self.shapes(seat)
-        from replay.american.matcher import compile_card
-
+        need = Counter((e.kind, e.size) for e in shapes)
         cc = compile_card(self.card)
         for i, h in enumerate(cc.owner):
             if h.concealed and shapes:
                 continue
             b = cc.rows[i]
             slots = cc.slots[i]
-            need = Counter((e.kind, e.size) for e in shapes)
             if any(slots.get(key, 0) < n for key, n in need.items()):
                 continue
             if all(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from replay.american.card import Binding, Card, CardHand
-from replay.american.tiles import FLOWER, JOKER_KIND, N_KINDS
+from replay.american.tiles import FLOWER, JOKER_KIND
 
 N_NATURAL = FLOWER + 1  # kinds 0..34: every kind but the joker
 
@@ -180,23 +180,6 @@ def best_match(
     return best
 
 
-def matches_hand(
-    hand: CardHand, concealed: Sequence[int], exposures: Sequence[ExposureShape] = ()
-) -> Binding | None:
-    """The first binding under which T is ``hand`` (rules 1-4), or None. Pure Python."""
-    if hand.concealed and exposures:
-        return None
-    total = _total_counts(concealed, exposures)
-    if sum(total) != 14:
-        return None
-    for b in hand.bindings:
-        if all(b.small[t] <= total[t] <= b.small[t] + b.big[t] for t in range(N_NATURAL)) and (
-            not exposures or _fits_exposures(b, b.group_slots(), concealed, exposures)
-        ):
-            return b
-    return None
-
-
 def exposures_fit(card: Card, exposures: Sequence[ExposureShape]) -> bool:
     """§8.1 DEAD_BY_EXPOSURE test: some X hand has a binding that holds every exposure."""
     cc = compile_card(card)
@@ -208,10 +191,3 @@ def exposures_fit(card: Card, exposures: Sequence[ExposureShape]) -> bool:
         if all(slots.get(k, 0) >= n for k, n in need.items()):
             return True
     return False
-
-
-def counts_of(kinds: Sequence[int]) -> list[int]:
-    out = [0] * N_KINDS
-    for k in kinds:
-        out[k] += 1
-    return out

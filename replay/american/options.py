@@ -2,7 +2,7 @@
 
 One frozen :class:`AmericanOptions`, defaults from the §10 table, overridable by a log's
 ``options`` object and by ``mjaudit check --option K=V``. Unknown names and bad values
-raise :class:`replay.hk.options.OptionError`, so a typo is reported, not ignored.
+raise :class:`replay.options.OptionError`, so a typo is reported, not ignored.
 
 ``card`` is required by the rules (§9.1) but checked by the engine (``CARD_INVALID``),
 not here, so a record without it still replays its public actions.

@@ -10,7 +10,7 @@ pairing the three suit counts of one rank and is memoised, which makes ``max_cha
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -176,7 +176,3 @@ def arrange(concealed: Counter[str]) -> Arrangement:
         for i, n in enumerate(left):
             que += [cards[i]] * n
     return Arrangement(tuple(chan), tuple(ca), tuple(que))
-
-
-def counter(cards: Iterable[str]) -> Counter[str]:
-    return Counter(cards)

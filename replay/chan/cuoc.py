@@ -164,9 +164,9 @@ def score(declared: Counter[str], opts: ChanOptions) -> Score:
     instances = [
         table[c]
         for c in sorted(
-            (c for c in declared.elements() if c in table), key=lambda c: -table[c].diem
+            (c for c in declared.elements() if c in table and c != "xuong"),
+            key=lambda c: -table[c].diem,
         )
-        if c != "xuong" and c in table
     ]
     if not instances:
         parts: list[tuple[str, int]] = [("xuong", 2)]

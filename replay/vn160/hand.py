@@ -170,7 +170,7 @@ class VNHand:
         self.head = 0
         self.tail = 0
         self.dealer_extra: int | None = None  # wall position of the dealer's 14th tile if drawn
-        self.undrawn = sum(full_set(self.opts.khung_sets).values())
+        self.undrawn = sum(self.limits)  # 160, 168 or 176 (§1.2)
         self.reserve = self.opts.reserved_tail_tiles
         self._settled: list[float] | bool | None = False
 

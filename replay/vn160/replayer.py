@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.findings import Finding, FindingClass, HandReport
-from replay.hk.options import OptionError
+from replay.options import OptionError
 from replay.stepping import report_base, step_to
 from replay.vn160.hand import Stop, VNHand
 from replay.vn160.options import VNOptions, options_for

@@ -34,7 +34,7 @@ from replay.vn160.patterns import (
     khong_khung,
     reading_patterns,
 )
-from replay.vn160.tiles import CODES, is_flower, is_rh
+from replay.vn160.tiles import CODES, FIRST_KHUNG, is_flower, is_rh
 
 __all__ = [
     "VNScore",
@@ -197,7 +197,7 @@ def _readings(ctx: VNWin, opts: VNOptions) -> list[tuple[Reading, tuple[int, ...
     """Every (reading, concealed completion) of the 14 tiles; [] if none is a §4 structure."""
     tiles = [*ctx.concealed, ctx.win_tile]
     if ctx.bonus_win:
-        tiles[-1] = CODES.index("BT")  # a won-on bonus discard reads as a Tổng (§3.6)
+        tiles[-1] = FIRST_KHUNG  # a won-on bonus discard reads as a Tổng (§3.6)
     nat, khung = split_hand(tiles)
     n_melds = len(ctx.melds)
     comps = completions(
@@ -263,7 +263,7 @@ def evaluate(ctx: VNWin, opts: VNOptions) -> VNScore | None:
         hits = [("u_muoi", 0), *hits]
     tiles = [*ctx.concealed, ctx.win_tile]
     if ctx.bonus_win:
-        tiles[-1] = CODES.index("BT")
+        tiles[-1] = FIRST_KHUNG
     nat, khung = split_hand(tiles)
     assignment = khung_assignment(nat, comp, khung, opts.ru_domain)
     if ctx.bonus_win:

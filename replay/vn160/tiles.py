@@ -9,6 +9,7 @@ and the extra sets 2 and 3 (58..73, option ``khung_sets``).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from schemas.tiles import VN160
 
@@ -71,6 +72,7 @@ def is_rh(t: int) -> bool:
     return is_khung(t) and khung_base(t) == "RH"
 
 
+@cache
 def tile_limits(khung_sets: int) -> tuple[int, ...]:
     """Copies of each tile index in the set (§1.1, §1.2); 0 for a khung set not in play."""
     return tuple(
