@@ -15,6 +15,8 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
+from replay.chan.cards import NICKNAMES, RANK_NAMES, SUIT_NAMES, is_card, is_red
+from replay.chan.cards import card_name as _engine_card_name
 from schemas.tiles import CHAN_CARDS
 
 W, H = 36, 100  # the view box: a tall narrow card
@@ -22,37 +24,13 @@ PAPER, EDGE = "#fbf3df", "#b9a77f"
 RED, BLACK = "#c0392b", "#1a1a1a"
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 
-RANK_NAMES = {
-    2: "nhị",
-    3: "tam",
-    4: "tứ",
-    5: "ngũ",
-    6: "lục",
-    7: "thất",
-    8: "bát",
-    9: "cửu",
-}
-SUIT_NAMES = {"v": "vạn", "n": "văn", "s": "sách"}
-# rules/chan.md §1.2: the red identities (option `red_cards` of the chan engine)
-RED_CARDS: frozenset[str] = frozenset({"CC", "8v", "8s", "9v", "9s"})
-NICKNAMES = {"2v": "hoa đào", "5v": "chùa", "8v": "cá"}  # §1.1 picture nicknames
-
-
-def is_card(code: str) -> bool:
-    return code in CHAN_CARDS
-
-
-def is_red(code: str, red_cards: frozenset[str] = RED_CARDS) -> bool:
-    return code in red_cards
+# Names, nicknames and the §1.2 red set are the engine's (replay.chan.cards).
 
 
 def card_name(code: str) -> str:
-    """``2v`` -> ``nhị vạn``, ``7n`` -> ``thất văn``, ``CC`` -> ``chi chi``."""
-    if code == "CC":
-        return "chi chi"
-    if len(code) == 2 and code[0].isdigit() and code[1] in SUIT_NAMES:
-        return f"{RANK_NAMES[int(code[0])]} {SUIT_NAMES[code[1]]}"
-    return code
+    """``2v`` -> ``nhị vạn``, ``CC`` -> ``chi chi`` (:func:`replay.chan.cards.card_name`);
+    a code that is no card is kept as it is, so a bad log still draws."""
+    return _engine_card_name(code) if is_card(code) else code
 
 
 def card_label(code: str) -> str:

@@ -138,8 +138,7 @@ def index(root: Path | str) -> dict[str, Any]:
         con.execute("SET TimeZone = 'UTC'")
         con.execute("CREATE SCHEMA raw")
         create_views(con, data, schema="raw")
-        have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
-        game = f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+        game = _game_column(con)
         con.execute(
             f"""CREATE VIEW hand_facts AS
             SELECT h.game_id, h.hand_no, h.ruleset, {game} AS game, h.source_kind, h.venue,
@@ -161,10 +160,16 @@ def game_sql(ruleset: str = "ruleset") -> str:
     return f"CASE WHEN {ruleset} IN ({listed}) THEN 'chan' ELSE 'mahjong' END"
 
 
+def _game_column(con: duckdb.DuckDBPyConnection) -> str:
+    """``raw.hands``' family as SQL: its ``game`` column, derived from the ruleset where it
+    is empty or (a folder written before it) missing."""
+    have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
+    return f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+
+
 def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
     """The in-memory tables (see the module docstring)."""
-    have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
-    game = f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+    game = _game_column(con)
     cols = ", ".join(f"{game} AS game" if c == "game" else f'"{c}"' for c in HAND_COLUMNS)
     hand_cols = (
         "h.ruleset, h.game, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, "

@@ -1,25 +1,20 @@
 """One entry point for drawing a tile or a card of any ruleset, so views never ask which
 family they draw: :func:`face_html` gives a mahjong tile for the mahjong rulesets and a
-chắn card for ``chan`` (the family comes from ``schemas.rulesets``)."""
+chắn card for ``chan`` (the family is :func:`ingest.partitions.game_of`, as the data
+queries derive it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from dashboards import cards_svg, tiles_svg
-from schemas.rulesets import RULESETS, Game
+from ingest.partitions import game_of
+from schemas.rulesets import Game
 
 CARD_RATIO = 0.75  # a card is drawn this many times as wide as a tile of the same row
 
 
-def game_of(ruleset: str) -> Game:
-    """The ruleset's family; an unknown id is read as mahjong (its codes are tile-like)."""
-    shape = RULESETS.get(ruleset)
-    return shape.game if shape is not None else Game.MAHJONG
-
-
 def is_cards(ruleset: str) -> bool:
-    return game_of(ruleset) is Game.CHAN
+    """Whether the ruleset plays cards; an unknown id is read as mahjong."""
+    return game_of(ruleset) == Game.CHAN.value
 
 
 def face_name(ruleset: str, code: str) -> str:
@@ -40,7 +35,3 @@ def face_svg(ruleset: str, code: str, width: int = 34, state: str = "") -> str:
     if is_cards(ruleset):
         return cards_svg.card_svg(code, max(12, round(width * CARD_RATIO)), state)
     return tiles_svg.tile_svg(code, width, state)
-
-
-def faces_html(ruleset: str, codes: Iterable[str], width: int = 34, state: str = "") -> str:
-    return "".join(face_html(ruleset, c, width, state) for c in codes)

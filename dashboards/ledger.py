@@ -18,13 +18,25 @@ from typing import Any
 
 from dashboards.chan_terms import cuoc_name
 from dashboards.faces import face_name, is_cards
+from replay.vn160.tiles import full_set
 
 # Charleston pass number -> how many seats on the receiver sits (rules/american.md §3:
 # right = next seat, across = two on, left = the previous seat)
 CHARLESTON = {1: 1, 2: 2, 3: 3, 4: 3, 5: 2, 6: 1}
 CHARLESTON_WORDS = {1: "right", 2: "across", 3: "left", 4: "left", 5: "across", 6: "right"}
 CLAIM_SIZES = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}
-TOTAL_TILES = {"vn-160": 160, "american": 152, "chan": 100}
+TOTAL_TILES = {"vn-160": 160, "american": 152, "chan": 100}  # vn-160: see _total_tiles
+
+
+def _total_tiles(record: dict[str, Any]) -> int | None:
+    """The tiles (cards) of the set: vn-160 adds 8 per extra khung set (option
+    ``khung_sets``, :func:`replay.vn160.tiles.full_set`)."""
+    ruleset = record["ruleset"]
+    if ruleset == "vn-160":
+        sets = (record.get("options") or {}).get("khung_sets", 1)
+        if sets in (1, 2, 3) and not isinstance(sets, bool):
+            return full_set(sets).total()
+    return TOTAL_TILES.get(ruleset)
 
 
 @dataclass(frozen=True)
@@ -467,7 +479,7 @@ def ledger_view(record: dict[str, Any], at: int) -> LedgerView:
                 new_on_pile=lands and (kind == "discard" or (kind == "draw" and table.cards)),
             )
         )
-    total = TOTAL_TILES.get(record["ruleset"])
+    total = _total_tiles(record)
     undrawn = None
     if table.known and total is not None:
         dealt = sum(len(h) for h in record["start_hands"])

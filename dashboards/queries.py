@@ -78,15 +78,15 @@ def connect(data_dir: Path | str, scope: Scope | None = None) -> duckdb.DuckDBPy
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
-    if scope is None or scope.everything:
-        data.create_views(con)
-    else:
-        create_views(con, data, scope)
+    create_views(con, data, scope)
     return con
 
 
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
+def _parquet(files: list[Path]) -> str:
+    """A ``read_parquet`` over ``files``. hive_partitioning off: the ruleset=/month= folders
+    only group files; the columns are in the files themselves."""
+    listing = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
+    return f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
 
 
 def create_views(
@@ -104,13 +104,7 @@ def create_views(
         files = [(data.root / rel).resolve() for rel in prune(manifest.get(name, []), scope)]
         used[name] = files
         if files:
-            listing = ", ".join(_quote(f) for f in files)
-            # hive_partitioning off: the ruleset=/month= folders only group files; the
-            # columns are in the files themselves.
-            con.execute(
-                f'CREATE VIEW {prefix}{name}" AS SELECT * FROM read_parquet([{listing}], '
-                "union_by_name=true, hive_partitioning=false)"
-            )
+            con.execute(f'CREATE VIEW {prefix}{name}" AS SELECT * FROM {_parquet(files)}')
         elif name in ALL_TABLES:  # pruned away, or a table newer than the folder
             con.register("_empty", ALL_TABLES[name].empty_table())
             con.execute(f'CREATE TABLE {prefix}{name}" AS SELECT * FROM _empty')
@@ -129,8 +123,7 @@ def families(data_dir: Path | str) -> set[str]:
     if loose:
         con = duckdb.connect(":memory:")
         try:
-            listing = ", ".join(_quote(f) for f in loose)
-            source = f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
+            source = _parquet(loose)
             have = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
             column = "game" if "game" in have else None
             if column:

@@ -23,6 +23,9 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
+from replay.vn160.tiles import KHUNG_NUMBER
+from schemas.tiles import KHUNG, KHUNG_EXTRA_SETS
+
 W, H = 60, 80  # the view box; a tile is drawn at any width with this aspect
 FACE, EDGE, LINE = "#fffaf0", "#d9ccab", "#a89a7a"
 BLUE, GREEN, RED, NAVY = "#1f4e9c", "#1e7b45", "#c0392b", "#1b2a4a"
@@ -73,28 +76,28 @@ _STICKS: dict[int, list[tuple[float, float, float, str]]] = {
 }
 
 
-# vn-160 khung (rules/vn-160.md §1.2): code -> (frame colour word, name, number, domain)
-KHUNG_FACES: dict[str, tuple[str, str, int, str]] = {
-    "BT": ("blue", "Tổng", 1, "any tile"),
-    "BP": ("blue", "Văn", 2, "any dots"),
-    "BS": ("blue", "Sách", 3, "any bamboo"),
-    "BM": ("blue", "Vạn", 4, "any character"),
-    "RH": ("red", "Hoa", 1, "any flower"),
-    "RU": ("red", "Hợp", 2, "any suit tile"),
-    "RD": ("red", "Nguyên", 3, "any dragon"),
-    "RW": ("red", "Hỉ", 4, "any wind"),
+# vn-160 khung (rules/vn-160.md §1.2): code -> (frame colour word, name, domain); the codes
+# are schemas.tiles.KHUNG and the printed numbers the engine's KHUNG_NUMBER.
+KHUNG_FACES: dict[str, tuple[str, str, str]] = {
+    "BT": ("blue", "Tổng", "any tile"),
+    "BP": ("blue", "Văn", "any dots"),
+    "BS": ("blue", "Sách", "any bamboo"),
+    "BM": ("blue", "Vạn", "any character"),
+    "RH": ("red", "Hoa", "any flower"),
+    "RU": ("red", "Hợp", "any suit tile"),
+    "RD": ("red", "Nguyên", "any dragon"),
+    "RW": ("red", "Hỉ", "any wind"),
 }
-KHUNG_SET_SHAPES = {1: "rectangular", 2: "round", 3: "diamond"}
+assert tuple(KHUNG_FACES) == KHUNG
 EXTRA_FLOWER_SETS = {"k": "King flower", "q": "Queen flower"}  # bộ Tinh 星, bộ Hậu 后
 EXTRA_FLOWER_VN = {"k": "Tinh", "q": "Hậu"}
 
 
 def khung_parts(code: str) -> tuple[str, int] | None:
     """``RU3`` -> (``RU``, 3), ``BT`` -> (``BT``, 1); None for a code that is no khung."""
-    base, rest = code[:2], code[2:]
-    if base not in KHUNG_FACES or rest not in ("", "2", "3"):
+    if code not in KHUNG and code not in KHUNG_EXTRA_SETS:
         return None
-    return base, int(rest or 1)
+    return code[:2], int(code[2:] or 1)
 
 
 def tile_name(code: str) -> str:
@@ -111,7 +114,8 @@ def tile_name(code: str) -> str:
         return f"{EXTRA_FLOWER_SETS[code[0]]} {code[1]} ({EXTRA_FLOWER_VN[code[0]]})"
     parts = khung_parts(code)
     if parts is not None:
-        colour, name, number, domain = KHUNG_FACES[parts[0]]
+        colour, name, domain = KHUNG_FACES[parts[0]]
+        number = KHUNG_NUMBER[parts[0]]
         extra = f", set {parts[1]}" if parts[1] > 1 else ""
         return f"{colour.capitalize()} khung {name} {number} ({domain}){extra}"
     if code == "J":
@@ -307,7 +311,8 @@ def _frame(shape: int, colour: str) -> str:
 
 def _khung(base: str, shape: int) -> str:
     """A khung: its frame in blue or red around its Vietnamese name, its number below."""
-    colour_word, name, number, _ = KHUNG_FACES[base]
+    colour_word, name, _ = KHUNG_FACES[base]
+    number = KHUNG_NUMBER[base]
     colour = BLUE if colour_word == "blue" else RED
     long = len(name) > 4
     size = {1: 11 if long else 15, 2: 9.5 if long else 14, 3: 9 if long else 12.5}[shape]

@@ -7,9 +7,9 @@ archive (:func:`dashboards.data.index`); the pages' queries run on the archive o
 the scope of the sidebar's game, ruleset and dates (:meth:`Filters.scope`), so choosing a
 ruleset or a period reads only those partitions. Archives are cached on (folder, manifest
 version, scope) and query results on those and the arguments, so a new ingest or replay
-shows up on the next rerun and nothing is read twice for the same view. Widgets take their first value from the URL, then from what the page
-showed last in this session; after each run the URL is rewritten from the widgets, so a
-copied link opens the same view.
+shows up on the next rerun and nothing is read twice for the same view. Widgets take their
+first value from the URL, then from what the page showed last in this session; after each
+run the URL is rewritten from the widgets, so a copied link opens the same view.
 
 The sidebar's Game selector (mahjong / chắn) offers the families present in the data and
 starts on the one present (mahjong when both are): fan and cước are different units, so
@@ -390,6 +390,26 @@ def note_rows(shown: int, total: int, what: str) -> None:
         st.caption(
             f"Showing the newest {shown:,} of {total:,} {what}; narrow the filters to see others."
         )
+
+
+def chan_stat_columns() -> dict[str, Any]:
+    """How the Players and Fans · cước pages show the columns of
+    :data:`dashboards.data.CHAN_STAT_COLUMNS` (one place, so the two tables agree)."""
+    num_col = st.column_config.NumberColumn
+    return {
+        "player": "Player",
+        "hands": "Hands",
+        "wins": "Wins (ù)",
+        "win_rate": num_col("Win rate", format="percent"),
+        "diem_won": num_col("Điểm won", format="localized"),
+        "diem_paid": num_col("Điểm paid", format="localized"),
+        "net_diem": num_col("Net điểm", format="localized"),
+        "net_per_hand": num_col("Net / hand", format="%.2f"),
+        "avg_score": num_col("Avg điểm of wins", format="%.2f"),
+        "liable": num_col("Liable (đền)"),
+        "n_violations": num_col("Violations"),
+        "violations": st.column_config.TextColumn("By code"),
+    }
 
 
 def players_line(names: Iterable[str]) -> str:

@@ -32,20 +32,7 @@ def chan_view() -> None:
         players,
         hide_index=True,
         width="stretch",
-        column_config={
-            "player": "Player",
-            "hands": "Hands",
-            "wins": "Wins (ù)",
-            "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
-            "diem_won": st.column_config.NumberColumn("Điểm won", format="localized"),
-            "diem_paid": st.column_config.NumberColumn("Điểm paid", format="localized"),
-            "net_diem": st.column_config.NumberColumn("Net điểm", format="localized"),
-            "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
-            "avg_score": st.column_config.NumberColumn("Avg điểm of wins", format="%.2f"),
-            "liable": st.column_config.NumberColumn("Liable (đền)"),
-            "n_violations": st.column_config.NumberColumn("Violations"),
-            "violations": st.column_config.TextColumn("By code"),
-        },
+        column_config=ui.chan_stat_columns(),
     )
     st.subheader("Cước frequencies")
     cuoc = ctx.q("cuoc_frequency", f)

@@ -27,18 +27,9 @@ if ctx.filters.game == "chan":  # chắn: wins and điểm, no fan, self-draws o
         width="stretch",
         column_order=["player", "page", *CHAN_STAT_COLUMNS[1:]],
         column_config={
+            **ui.chan_stat_columns(),
             "player": st.column_config.TextColumn("Player", pinned=True),
             "page": st.column_config.LinkColumn("Details", display_text="open ›"),
-            "wins": "Wins (ù)",
-            "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
-            "diem_won": st.column_config.NumberColumn("Điểm won", format="localized"),
-            "diem_paid": st.column_config.NumberColumn("Điểm paid", format="localized"),
-            "net_diem": st.column_config.NumberColumn("Net điểm", format="localized"),
-            "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
-            "avg_score": st.column_config.NumberColumn("Avg điểm of wins", format="%.2f"),
-            "liable": st.column_config.NumberColumn("Liable (đền)"),
-            "n_violations": st.column_config.NumberColumn("Violations"),
-            "violations": st.column_config.TextColumn("By code"),
         },
     )
     st.download_button(
