@@ -69,12 +69,7 @@ def connect(data_dir: Path | str, scope: Scope | None = None) -> duckdb.DuckDBPy
     """An in-memory DuckDB with a view per table over the data folder's committed files;
     with a ``scope``, only over the files that can hold hands in it (the others are not
     read at all)."""
-    data = DataDir(data_dir)
-    if not data.exists():
-        raise FileNotFoundError(
-            f"{data_dir}: no data here yet; run `mjaudit ingest FILES --data {data_dir}` "
-            "(or `mjaudit demo`)"
-        )
+    data = _existing(data_dir)
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
@@ -112,11 +107,22 @@ def create_views(
     return used
 
 
+def _existing(data_dir: Path | str) -> DataDir:
+    """The data folder, or FileNotFoundError saying how to get data into it."""
+    data = DataDir(data_dir)
+    if not data.exists():
+        raise FileNotFoundError(
+            f"{data_dir}: no data here yet; run `mjaudit ingest FILES --data {data_dir}` "
+            "(or `mjaudit demo`)"
+        )
+    return data
+
+
 def families(data_dir: Path | str) -> set[str]:
     """The game families in the folder's hands, from the ``ruleset=`` folders of the
     hands files (no file is read); files outside such folders are read for their
-    ``game`` (or ruleset) column."""
-    data = DataDir(data_dir)
+    ``game`` (or ruleset) column. Raises FileNotFoundError without a data folder."""
+    data = _existing(data_dir)
     rels = data.manifest()["tables"].get("hands", [])
     found = {game_of(seg["ruleset"]) for rel in rels if "ruleset" in (seg := segments(rel))}
     loose = [(data.root / rel).resolve() for rel in rels if "ruleset" not in segments(rel)]

@@ -577,11 +577,9 @@ def stats(
     violations by code).
     """
     from dashboards.queries import Filters, connect, families, player_stats, summary_tsv
-    from ingest.store import DataDir, DataDirError
+    from ingest.store import DataDirError
 
     try:
-        if not DataDir(data).exists():
-            connect(data)  # says how to get data
         found = families(data)  # from the partition folders: no hands file is read
     except (FileNotFoundError, DataDirError) as exc:
         _error(f"{exc}")
