@@ -213,7 +213,7 @@ def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Tabl
         )
         rows = ReportColumns()
         with _gc_paused():
-            for rep in replay_games(records_from_tables(tables)):
+            for rep in replay_games(records_from_tables(tables, lazy_events=True)):
                 done = done_hash(hashes[(rep.game_id, rep.hand_no)], rep.ruleset, cards)
                 rows.add(rep, done)
         del tables

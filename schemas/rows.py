@@ -16,8 +16,10 @@ from typing import Any
 
 import msgspec
 import numpy as np
+import polars as pl
 import pyarrow as pa
 
+from schemas.event_columns import EventColumns
 from schemas.records import EVENT_FIELDS, ParsedRecord
 from schemas.rulesets import RULESETS
 from schemas.tables import EVENT_COLUMNS, INGEST_TABLES
@@ -411,8 +413,14 @@ class RowBuffers:
         return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]:
-    """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`)."""
+def records_from_tables(
+    tables: dict[str, pa.Table], lazy_events: bool = False
+) -> Iterator[dict[str, Any]]:
+    """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`).
+
+    With ``lazy_events`` a record's ``events`` is an :class:`EventColumns` (equal to the
+    list of dicts, each dict built when asked for): the archive replay's input.
+    """
     by_key: dict[str, dict[tuple[str, int], list[dict[str, Any]]]] = {}
     for name in ("seats", "recorded_results"):
         groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
@@ -420,14 +428,22 @@ def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]
             groups[(row["game_id"], row["hand_no"])].append(row)
         by_key[name] = groups
     events_by_key = _events_by_hand(tables["events"])
-    for h in tables["hands"].to_pylist():
+    hands = tables["hands"]
+    # Column by column: a list per column costs a quarter of a dict per row.
+    cols = {name: hands.column(name).to_pylist() for name in hands.column_names}
+    for i in range(hands.num_rows):
+        h = {name: col[i] for name, col in cols.items()}
         key = (h["game_id"], h["hand_no"])
         rec: dict[str, Any] = {"format": "mjlog/1", "game_id": key[0], "hand_no": key[1]}
         rec["ruleset"] = h["ruleset"]
         seats = sorted(by_key["seats"].get(key, []), key=lambda r: r["seat"])
         rec["players"] = [r["player"] for r in seats]
         rec["dealer"] = h["dealer"]
-        rec["events"] = events_by_key.get(key, [])
+        events = events_by_key.get(key)
+        if events is None:
+            rec["events"] = []
+        else:
+            rec["events"] = events if lazy_events else list(events)
         options = msgspec.json.decode(h["options"])
         if options:
             rec["options"] = options
@@ -467,35 +483,41 @@ def records_from_tables(tables: dict[str, pa.Table]) -> Iterator[dict[str, Any]]
         yield rec
 
 
-def _events_by_hand(events: pa.Table) -> dict[tuple[str, int], list[dict[str, Any]]]:
-    """Event dicts per hand, in event order, built column by column (the replay's hot
-    path when it reads an archive: no per-row Arrow conversion)."""
-    events = events.sort_by(
-        [("game_id", "ascending"), ("hand_no", "ascending"), ("event_index", "ascending")]
+def _events_by_hand(events: pa.Table) -> dict[tuple[str, int], EventColumns]:
+    """Each hand's events as columns, in event order (the replay's hot path when it reads
+    an archive: no per-row Arrow conversion, no dict per event).
+
+    Ingest writes a hand's events together and in order, so the table is only sorted when
+    a hand's rows are not one run of event_index 0, 1, 2, ...
+    """
+    keys = pl.from_arrow(events.select(["game_id", "hand_no", "event_index"]))
+    assert isinstance(keys, pl.DataFrame)
+    starts_at = (pl.col("game_id") != pl.col("game_id").shift()) | (
+        pl.col("hand_no") != pl.col("hand_no").shift()
     )
+    starts = keys.with_row_index("_row").filter(starts_at.fill_null(True))
+    in_order = (
+        starts.height == starts.select("game_id", "hand_no").n_unique()
+        and starts["event_index"].eq(0).all()
+        and keys.select(
+            (pl.col("event_index").diff().fill_null(1) == 1) | starts_at.fill_null(True)
+        )
+        .to_series()
+        .all()
+    )
+    if not in_order:
+        events = events.sort_by(
+            [("game_id", "ascending"), ("hand_no", "ascending"), ("event_index", "ascending")]
+        )
+        return _events_by_hand(events)
     cols = [
         events.column(c).to_pylist()
-        for c in ("game_id", "hand_no", "type", "seat", "tile", "from_seat", "tiles", "extra")
+        for c in ("type", "seat", "tile", "from_seat", "tiles", "extra")
     ]
-    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
-    current: list[dict[str, Any]] = []
-    last: tuple[str, int] | None = None
-    decode = msgspec.json.decode
-    for game_id, hand_no, kind, seat, tile, frm, tiles, extra in zip(*cols, strict=True):
-        key = (game_id, hand_no)
-        if key != last:
-            current = out[key] = []
-            last = key
-        ev: dict[str, Any] = {"type": kind}
-        if seat is not None:
-            ev["seat"] = seat
-        if tile is not None:
-            ev["tile"] = tile
-        if frm is not None:
-            ev["from"] = frm
-        if tiles is not None:
-            ev["tiles"] = tiles
-        if extra is not None:
-            ev.update(decode(extra))
-        current.append(ev)
+    bounds = [*starts["_row"].to_list(), events.num_rows]
+    out: dict[tuple[str, int], EventColumns] = {}
+    for game_id, hand_no, a, b in zip(
+        starts["game_id"].to_list(), starts["hand_no"].to_list(), bounds, bounds[1:], strict=False
+    ):
+        out[(game_id, hand_no)] = EventColumns(*(col[a:b] for col in cols))
     return out

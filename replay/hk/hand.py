@@ -13,6 +13,7 @@ code differs.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from typing import Any
@@ -22,6 +23,7 @@ from replay.hk.options import HKOptions
 from replay.hk.patterns import WinContext, WinSource
 from replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
 from replay.melds import Meld, MeldKind
+from schemas.event_columns import event_field
 from schemas.tiles import MAHJONG
 
 # A plain dict copy of the read-only MappingProxy: a lookup per event and per wall tile
@@ -314,10 +316,9 @@ class HKHand:
         rec = self.record
         codes = ALLOWED_CODES[self.ruleset]
         events = rec["events"]
-        # map(dict.get, ...) collects the fields in C, not in a per-event comprehension
-        tiles = set(map(dict.get, events, repeat("tile")))
+        tiles = set(event_field(events, "tile"))
         tiles.discard(None)
-        runs = filter(None, map(dict.get, events, repeat("tiles")))  # an empty run is valid
+        runs = filter(None, event_field(events, "tiles"))  # an empty run is valid
         if (
             codes.issuperset(rec.get("wall") or ())
             and codes.issuperset(rec.get("dead_wall") or ())
@@ -461,7 +462,7 @@ class HKHand:
 
     # -- events ------------------------------------------------------------------------
 
-    def run(self, events: list[dict[str, Any]]) -> None:
+    def run(self, events: Sequence[dict[str, Any]]) -> None:
         """``step`` every event, with the plain draw -> discard cycle done inline.
 
         Most events of a hand are the turn player's entitled draw from the head of the wall
@@ -487,14 +488,15 @@ class HKHand:
         initial, owes_draw = self.initial, self.dealer_owes_draw
         quiet = not self.group and self.rob is None and not owes
         moved = drew = False
+        # Type, seat and tile of each event (from the columns of an EventColumns): the
+        # inline path never needs the event's dict, only step() does.
+        kinds, seats, tiles = (event_field(events, key) for key in ("type", "seat", "tile"))
         try:
-            for i, ev in enumerate(events):
+            for i, (kind, seat, code) in enumerate(zip(kinds, seats, tiles, strict=True)):
                 if quiet:
-                    kind = ev["type"]
                     if kind == "draw" and phase == WAIT:
-                        seat = ev["seat"]
                         if seat == turn and undrawn > reserve:
-                            t = index[ev["tile"]]
+                            t = index[code]
                             at_head = wall is None or (head < n_wall and wall[head] == t)
                             if at_head and seen[t] < limits[t]:
                                 concealed[seat][t] += 1
@@ -512,40 +514,42 @@ class HKHand:
                                 drawn = t
                                 moved = drew = True
                                 continue
-                    elif kind == "discard" and phase in (ACT, MUST_DISCARD):
-                        seat = ev["seat"]
-                        if (
+                    elif (
+                        kind == "discard"
+                        and phase in (ACT, MUST_DISCARD)
+                        and (
                             seat == turn
                             and not warnings
                             and not partial
                             and not (owes_draw and seat == dealer)
                             and seat not in pending
+                        )
+                    ):
+                        t = index[code]
+                        hand = concealed[seat]
+                        if (
+                            t < FIRST_BONUS
+                            and hand[t] > 0
+                            and n_tiles[seat] + 3 * n_sets[seat] == 14
+                            and not (
+                                classic
+                                and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
+                            )
                         ):
-                            t = index[ev["tile"]]
-                            hand = concealed[seat]
-                            if (
-                                t < FIRST_BONUS
-                                and hand[t] > 0
-                                and n_tiles[seat] + 3 * n_sets[seat] == 14
-                                and not (
-                                    classic
-                                    and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
-                                )
-                            ):
-                                hand[t] -= 1
-                                n_tiles[seat] -= 1
-                                unseen = visible[t] == 0
-                                visible[t] += 1
-                                live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
-                                discards[seat].append(live)
-                                n_discards += 1
-                                if seat == dealer:
-                                    initial = False
-                                turn = (seat + 1) % n
-                                phase = WAIT
-                                drawn = None
-                                moved = True
-                                continue
+                            hand[t] -= 1
+                            n_tiles[seat] -= 1
+                            unseen = visible[t] == 0
+                            visible[t] += 1
+                            live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
+                            discards[seat].append(live)
+                            n_discards += 1
+                            if seat == dealer:
+                                initial = False
+                            turn = (seat + 1) % n
+                            phase = WAIT
+                            drawn = None
+                            moved = True
+                            continue
                 if moved:
                     self._write_turn(
                         phase,
@@ -560,7 +564,7 @@ class HKHand:
                         drew,
                     )
                     moved = drew = False
-                step(i, ev)
+                step(i, events[i])
                 phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
                 undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
                 initial, owes_draw = self.initial, self.dealer_owes_draw
