@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -414,24 +414,26 @@ class RowBuffers:
 
 
 def records_from_tables(
-    tables: dict[str, pa.Table], lazy_events: bool = False
+    tables: Mapping[str, pa.Table | pl.DataFrame], lazy_events: bool = False
 ) -> Iterator[dict[str, Any]]:
-    """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`).
+    """Rebuild canonical hand records from ingest tables (the inverse of :class:`RowBuffers`),
+    given as Arrow tables or polars frames (the replay reads polars frames: no conversion).
 
     With ``lazy_events`` a record's ``events`` is an :class:`EventColumns` (equal to the
     list of dicts, each dict built when asked for): the archive replay's input.
     """
+    frames = {name: _frame(table) for name, table in tables.items()}
     by_key: dict[str, dict[tuple[str, int], list[dict[str, Any]]]] = {}
     for name in ("seats", "recorded_results"):
         groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-        for row in tables[name].to_pylist():
+        for row in _rows(frames[name]):
             groups[(row["game_id"], row["hand_no"])].append(row)
         by_key[name] = groups
-    events_by_key = _events_by_hand(tables["events"])
-    hands = tables["hands"]
+    events_by_key = _events_by_hand(frames["events"])
+    hands = frames["hands"]
     # Column by column: a list per column costs a quarter of a dict per row.
-    cols = {name: hands.column(name).to_pylist() for name in hands.column_names}
-    for i in range(hands.num_rows):
+    cols = {name: _values(hands[name]) for name in hands.columns}
+    for i in range(hands.height):
         h = {name: col[i] for name, col in cols.items()}
         key = (h["game_id"], h["hand_no"])
         rec: dict[str, Any] = {"format": "mjlog/1", "game_id": key[0], "hand_no": key[1]}
@@ -483,15 +485,41 @@ def records_from_tables(
         yield rec
 
 
-def _events_by_hand(events: pa.Table) -> dict[tuple[str, int], EventColumns]:
+def _frame(table: pa.Table | pl.DataFrame) -> pl.DataFrame:
+    if isinstance(table, pl.DataFrame):
+        return table
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    return frame
+
+
+def _values(column: pl.Series) -> list[Any]:
+    """The column as a Python list; a list column of mostly nulls (an event's ``tiles``)
+    converts only its non-null values."""
+    if column.dtype == pl.List and column.null_count() > len(column) // 2:
+        out: list[Any] = [None] * len(column)
+        where = column.is_not_null().arg_true()
+        for i, value in zip(where.to_list(), column.gather(where).to_list(), strict=True):
+            out[i] = value
+        return out
+    return column.to_list()
+
+
+def _rows(frame: pl.DataFrame) -> Iterator[dict[str, Any]]:
+    """The frame's rows as dicts, built from one Python list per column."""
+    names = frame.columns
+    for values in zip(*(_values(frame[c]) for c in names), strict=True):
+        yield dict(zip(names, values, strict=True))
+
+
+def _events_by_hand(events: pl.DataFrame) -> dict[tuple[str, int], EventColumns]:
     """Each hand's events as columns, in event order (the replay's hot path when it reads
     an archive: no per-row Arrow conversion, no dict per event).
 
     Ingest writes a hand's events together and in order, so the table is only sorted when
     a hand's rows are not one run of event_index 0, 1, 2, ...
     """
-    keys = pl.from_arrow(events.select(["game_id", "hand_no", "event_index"]))
-    assert isinstance(keys, pl.DataFrame)
+    keys = events.select("game_id", "hand_no", "event_index")
     starts_at = (pl.col("game_id") != pl.col("game_id").shift()) | (
         pl.col("hand_no") != pl.col("hand_no").shift()
     )
@@ -506,15 +534,9 @@ def _events_by_hand(events: pa.Table) -> dict[tuple[str, int], EventColumns]:
         .all()
     )
     if not in_order:
-        events = events.sort_by(
-            [("game_id", "ascending"), ("hand_no", "ascending"), ("event_index", "ascending")]
-        )
-        return _events_by_hand(events)
-    cols = [
-        events.column(c).to_pylist()
-        for c in ("type", "seat", "tile", "from_seat", "tiles", "extra")
-    ]
-    bounds = [*starts["_row"].to_list(), events.num_rows]
+        return _events_by_hand(events.sort("game_id", "hand_no", "event_index"))
+    cols = [_values(events[c]) for c in ("type", "seat", "tile", "from_seat", "tiles", "extra")]
+    bounds = [*starts["_row"].to_list(), events.height]
     out: dict[tuple[str, int], EventColumns] = {}
     for game_id, hand_no, a, b in zip(
         starts["game_id"].to_list(), starts["hand_no"].to_list(), bounds, bounds[1:], strict=False
