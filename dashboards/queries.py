@@ -23,6 +23,7 @@ Definitions (per player, over the hands that pass the filters):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -33,6 +34,9 @@ import polars as pl
 from ingest.partitions import Scope, game_of, prune, segments
 from ingest.store import DataDir
 from schemas.tables import ALL_TABLES
+
+# The tables player_stats and summary_tsv read (and stats' count of hands not replayed).
+STATS_TABLES = ("hands", "hand_results", "scores", "findings")
 
 # The columns of player_stats, in display order (the dashboard's players table uses it).
 STAT_COLUMNS = (
@@ -65,15 +69,18 @@ GROUPS = {
 }
 
 
-def connect(data_dir: Path | str, scope: Scope | None = None) -> duckdb.DuckDBPyConnection:
+def connect(
+    data_dir: Path | str, scope: Scope | None = None, tables: Iterable[str] | None = None
+) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per table over the data folder's committed files;
     with a ``scope``, only over the files that can hold hands in it (the others are not
-    read at all)."""
+    read at all); with ``tables``, only views of those tables (a view reads every one of
+    its files' footers when it is made: ``mjaudit stats`` needs no events view)."""
     data = _existing(data_dir)
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
-    create_views(con, data, scope)
+    create_views(con, data, scope, tables=tables)
     return con
 
 
@@ -89,13 +96,16 @@ def create_views(
     data: DataDir,
     scope: Scope | None = None,
     schema: str | None = None,
+    tables: Iterable[str] | None = None,
 ) -> dict[str, list[Path]]:
-    """A view per table (in ``schema`` if given) over the files ``scope`` keeps; a table
-    left with no file is an empty table of its columns. Returns the files each view reads."""
+    """A view per table (in ``schema`` if given; only ``tables`` if given) over the files
+    ``scope`` keeps; a table left with no file is an empty table of its columns. Returns
+    the files each view reads."""
     manifest = data.manifest()["tables"]
     prefix = f'{schema}."' if schema else '"'
     used: dict[str, list[Path]] = {}
-    for name in sorted(set(manifest) | set(ALL_TABLES)):
+    names = set(manifest) | set(ALL_TABLES)
+    for name in sorted(names if tables is None else names & set(tables)):
         files = [(data.root / rel).resolve() for rel in prune(manifest.get(name, []), scope)]
         used[name] = files
         if files:

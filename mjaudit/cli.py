@@ -576,7 +576,14 @@ def stats(
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code).
     """
-    from dashboards.queries import Filters, connect, families, player_stats, summary_tsv
+    from dashboards.queries import (
+        STATS_TABLES,
+        Filters,
+        connect,
+        families,
+        player_stats,
+        summary_tsv,
+    )
     from ingest.store import DataDirError
 
     try:
@@ -600,7 +607,7 @@ def stats(
         _chan_stats(data, filters, fmt)
         return
     # Only the partitions the filters can select are read (ingest.partitions).
-    con = connect(data, filters.scope())
+    con = connect(data, filters.scope(), tables=STATS_TABLES)
     if fmt is StatsFormat.tsv:
         sys.stdout.write(summary_tsv(con, filters))
         return

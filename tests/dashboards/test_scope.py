@@ -300,6 +300,24 @@ def test_stats_cli_reads_only_the_needed_partitions(months: Path, tmp_path: Path
     assert whole.exit_code != 0
 
 
+def test_stats_cli_reads_only_the_tables_it_needs(months: Path, tmp_path: Path) -> None:
+    """A view reads every file's footer when it is made, so stats makes views of the four
+    tables its figures come from only: garbage in the others changes nothing."""
+    broken = tmp_path / "broken"
+    shutil.copytree(months, broken)
+    manifest = DataDir(broken).manifest()["tables"]
+    for table in ("events", "seats", "recorded_results", "fans"):
+        for rel in manifest[table]:
+            (broken / rel).write_bytes(b"not parquet")
+    for args in (["--format", "csv"], ["--format", "tsv"], ["--by", "month", "--format", "json"]):
+        good = runner.invoke(app, ["stats", *args, "--data", str(months)])
+        assert good.exit_code == 0, good.output
+        assert "ann" in good.output
+        assert runner.invoke(app, ["stats", *args, "--data", str(broken)]).output == good.output
+    with pytest.raises(duckdb.Error):
+        connect(broken)
+
+
 # -- an archive written with the flat replay layout of older versions ---------------------
 
 
