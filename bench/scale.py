@@ -8,6 +8,9 @@ each stage in a child process and prints its time, throughput and peak RSS (the 
 own and its workers'), and finally the growth from the first size to the last: time
 should grow linearly with N and memory stay flat.
 
+"hands/CPU-s" is hands per second of CPU time of the stage's processes (its workers
+included): the per-core throughput, whatever else the machine was doing.
+
 Recipe for 10,000,000 hands: ``--sizes 10000000`` needs about 80 GB of disk for the JSON
 Lines input (delete it after ingest) and roughly ten times the 1M figures in time.
 """
@@ -29,12 +32,15 @@ from bench.synthlog import write_jsonl  # noqa: E402
 
 STAGE = """
 import json, resource, sys, time
-t = time.perf_counter()
+def cpu():
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+t, c = time.perf_counter(), cpu()
 {body}
-elapsed = time.perf_counter() - t
+elapsed, used = time.perf_counter() - t, cpu() - c
 rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
           resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(json.dumps({{"seconds": elapsed, "peak_mb": rss / 1024, **out}}))
+print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": rss / 1024, **out}}))
 """
 
 BODIES = {
@@ -83,7 +89,10 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     args.workdir.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[int, str, dict]] = []
-    print(f"{'hands':>9} {'stage':>8} {'seconds':>8} {'hands/s':>9} {'MB/s':>6} {'peak RSS':>9}")
+    print(
+        f"{'hands':>9} {'stage':>8} {'seconds':>8} {'hands/s':>9} {'MB/s':>6} {'peak RSS':>9} "
+        f"{'CPU s':>7} {'hands/CPU-s':>11}"
+    )
     for n in sizes:
         log = args.workdir / f"synth-{n}.jsonl"
         data = args.workdir / f"data-{n}"
@@ -101,7 +110,7 @@ def main() -> None:
             mbs = f"{r['bytes'] / 1e6 / r['seconds']:>6.1f}" if "bytes" in r else f"{'':>6}"
             print(
                 f"{n:>9} {stage:>8} {r['seconds']:>8.1f} {n / r['seconds']:>9,.0f} {mbs} "
-                f"{r['peak_mb']:>7.0f}MB",
+                f"{r['peak_mb']:>7.0f}MB {r['cpu']:>7.1f} {n / r['cpu']:>11,.0f}",
                 flush=True,
             )
         if not args.keep:

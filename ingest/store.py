@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -35,6 +36,7 @@ from schemas.tables import ALL_TABLES
 MANIFEST = "_manifest.json"
 CATALOG = "catalog.duckdb"
 LOCK = ".mjaudit.lock"
+WORK = ".work"  # scratch space of the writer holding the lock (e.g. the replay's spill)
 LAYOUT = "mjdata/1"
 CATALOG_EVERY = 30.0  # seconds between catalog rebuilds during one writing command
 
@@ -181,7 +183,16 @@ class DataDir:
         if missing or not self.exists():
             self.commit({t: self.schemas[t].empty_table() for t in missing}, allow_empty=True)
 
+    def work_dir(self, name: str) -> Path:
+        """An empty scratch folder for the current writer (call under :meth:`writing`);
+        whatever a crashed writer left there is deleted by the next one."""
+        folder = self.root / WORK / name
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        return folder
+
     def _remove_orphans(self) -> None:
+        shutil.rmtree(self.root / WORK, ignore_errors=True)
         known = {rel for files in self.manifest()["tables"].values() for rel in files}
         for table in self.schemas:
             folder = self.root / table

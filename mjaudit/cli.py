@@ -369,9 +369,9 @@ def replay(
                 workers=workers,
                 wait=wait,
                 on_total=lambda n: progress.update(
-                    task, total=n, description=f"replay {n} buckets"
+                    task, total=n, description=f"replay ({n} tasks)"
                 ),
-                on_bucket=lambda n: progress.advance(task, n),
+                on_task=lambda n: progress.advance(task, n),
                 scheduler=scheduler,
                 cluster=cluster.value if cluster is not None else None,
             )

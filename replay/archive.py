@@ -15,8 +15,9 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
+import shutil
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,8 +40,11 @@ _SORT = {
     "findings": ["game_id", "hand_no", "seq"],
     "scores": ["game_id", "hand_no", "seat"],
     "hand_results": ["game_id", "hand_no"],
-    "fans": ["game_id", "hand_no", "seat", "pattern"],
+    "fans": ["game_id", "hand_no", "seat", "pattern", "fan"],  # unique: tasks end in any order
 }
+
+# A chunk's replayed rows: bucket -> table -> rows.
+Fresh = dict[int, dict[str, pa.Table]]
 
 
 def bucket_of(game_id: str) -> int:
@@ -189,51 +193,72 @@ def _read_games(
     return out
 
 
-def replay_bucket(root: str, bucket: int, games: list[str]) -> dict[str, pa.Table]:
-    """Replay ``games`` of one bucket; carry over the bucket's other games unchanged.
+_registered: set[tuple[str, str]] = set()
 
-    Runs in a worker process: it reads the data folder itself and returns the bucket's
-    complete output tables.
+
+def replay_chunk(root: str, games: list[str], files: dict[str, list[str]], cards: str) -> Fresh:
+    """Replay ``games`` (their rows are in ``files``): the output rows, split by bucket.
+
+    A worker's task. A chunk holds the games of a few consecutive ingest commits, of every
+    bucket, so each ingest file is decoded about once in a whole replay (a chunk per
+    bucket decoded each file once per bucket: four times the reading).
     """
     data = DataDir(root)
-    register_folder(root)  # the clubs' american cards (mjaudit card add)
-    cards = cards_digest(root)
-    parts: dict[str, list[pa.Table]] = {name: [] for name in REPLAY_TABLES}
-    # A chunk of games at a time, so memory does not grow with the size of a bucket.
-    for chunk, files in _chunks(data, games):
-        tables = _read_games(data, chunk, files)
-        hands = tables["hands"]
-        hashes = dict(
-            zip(
-                zip(hands["game_id"].to_list(), hands["hand_no"].to_list(), strict=True),
-                hands["content_hash"].to_list(),
-                strict=True,
-            )
+    if (root, cards) not in _registered:  # the clubs' american cards (mjaudit card add)
+        register_folder(root)
+        _registered.add((root, cards))
+    tables = _read_games(data, games, {n: [Path(f) for f in fs] for n, fs in files.items()})
+    hands = tables["hands"]
+    hashes = dict(
+        zip(
+            zip(hands["game_id"].to_list(), hands["hand_no"].to_list(), strict=True),
+            hands["content_hash"].to_list(),
+            strict=True,
         )
-        rows = ReportColumns()
-        with _gc_paused():
-            for rep in replay_games(records_from_tables(tables, lazy_events=True)):
-                done = done_hash(hashes[(rep.game_id, rep.hand_no)], rep.ruleset, cards)
-                rows.add(rep, done)
-        del tables, hands
-        for name, table in rows.tables().items():
-            parts[name].append(table)
+    )
+    buckets = {g: bucket_of(g) for g in games}
+    rows: dict[int, ReportColumns] = {}
+    with _gc_paused():
+        for rep in replay_games(records_from_tables(tables, lazy_events=True)):
+            done = done_hash(hashes[(rep.game_id, rep.hand_no)], rep.ruleset, cards)
+            b = buckets[rep.game_id]
+            if b not in rows:
+                rows[b] = ReportColumns()
+            rows[b].add(rep, done)
+    return {b: rows[b].tables() for b in sorted(rows)}
+
+
+def bucket_tables(
+    root: str, bucket: int, games: list[str], fresh: dict[str, list[str]] | None = None
+) -> dict[str, pa.Table]:
+    """The bucket's complete output: its stored rows without ``games``, plus the rows
+    replayed for them (``fresh``: Arrow IPC files per table, see :class:`_Spill`), in
+    key order."""
+    data = DataDir(root)
     out: dict[str, pa.Table] = {}
     for name, schema in REPLAY_TABLES.items():
-        fresh = pl.from_arrow(
-            pa.concat_tables(parts[name]) if parts[name] else schema.empty_table()
-        )
+        parts = [pa.ipc.open_file(path).read_all() for path in (fresh or {}).get(name, [])]
+        new = pl.from_arrow(pa.concat_tables(parts) if parts else schema.empty_table())
         files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
         old = (
             pl.scan_parquet(files, glob=False)
             .filter(pl.col("game_id").is_in(games).not_())
             .collect()
             if files
-            else fresh.clear()
+            else new.clear()
         )
-        merged = pl.concat([old, fresh], how="vertical_relaxed").sort(_SORT[name], nulls_last=True)
+        merged = pl.concat([old, new], how="vertical_relaxed").sort(_SORT[name], nulls_last=True)
         out[name] = merged.to_arrow().cast(schema)
     return out
+
+
+def finish_bucket(
+    root: str, bucket: int, games: list[str], fresh: dict[str, list[str]]
+) -> list[tuple[str, str]]:
+    """Write the bucket's new files (one per table and ruleset), uncommitted: a worker's
+    task after every chunk is replayed. Returns the files written (``stage_parts``)."""
+    data = DataDir(root)
+    return data.stage_parts(bucket_parts(bucket, bucket_tables(root, bucket, games, fresh)))
 
 
 @contextmanager
@@ -292,17 +317,20 @@ def replay_archive(
     root: Path | str,
     workers: int = 1,
     wait: bool = False,
-    on_bucket: Callable[[int], None] = lambda n: None,
+    on_task: Callable[[int], None] = lambda n: None,
     on_total: Callable[[int], None] = lambda n: None,
     scheduler: str | None = None,
     cluster: str | None = None,
 ) -> ReplaySummary:
     """Bring the replay tables of the data folder up to date with its hands.
 
-    By default the buckets run in this process (``workers`` = 1) or a local process pool.
-    With ``scheduler`` (a Dask scheduler address, e.g. ``tcp://host:8786``) or ``cluster``
-    = ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes) they run as Dask
-    tasks (:mod:`replay.distributed`); the output is the same byte for byte.
+    Two steps, each a set of tasks: replay the stale games chunk by chunk (their rows,
+    split by bucket, spilled to the data folder's work area), then write each touched
+    bucket's files from its kept rows and the fresh ones; all files are committed at the
+    end in one atomic step. The tasks run in this process (``workers`` = 1), a local
+    process pool, or on Dask with ``scheduler`` (an address, e.g. ``tcp://host:8786``) or
+    ``cluster`` = ``"local"`` (a ``LocalCluster`` of ``workers`` processes); the output
+    is the same byte for byte. ``on_total``/``on_task`` count the tasks.
     """
     distributed = scheduler is not None or cluster is not None
     if distributed:
@@ -319,40 +347,32 @@ def replay_archive(
         todo, summary.hands, stale, summary.not_supported = plan(data)
         # Buckets still in the flat layout of older versions are rewritten as they are.
         upgrade = {b: [] for b in flat_buckets(data) if b not in todo}
-        jobs: list[tuple[int, list[str]]] = sorted({**todo, **upgrade}.items())
-        on_total(len(jobs))
-        # Each bucket's files are written as soon as it is done and the bucket's tables
-        # dropped, so memory holds a bucket or two, not the whole archive's output; the
-        # files are committed together at the end (one atomic step, as before).
+        stale_games = sorted(g for games in todo.values() for g in games)
+        cards = cards_digest(data.root)
+        # Workers elsewhere need the folder by absolute path (a shared filesystem).
+        where = str(data.root.resolve()) if distributed else str(data.root)
+        chunks = [
+            (where, games, {n: [str(f) for f in fs] for n, fs in files.items()}, cards)
+            for games, files in _chunks(data, stale_games)
+        ]
+        buckets = sorted({**todo, **upgrade}.items())
+        on_total(len(chunks) + len(buckets))
+        spill = _Spill(data.work_dir("replay"))
         staged = _Staged(data)
-
-        def done(b: int, tables: dict[str, pa.Table]) -> None:
-            staged.add(b, tables)
-            if b not in upgrade:
-                summary.replayed += tables["hand_results"].num_rows
-            on_bucket(1)
-
-        if distributed:
-            from replay.distributed import replay_buckets_on_dask
-
-            # Workers elsewhere need the folder by absolute path (a shared filesystem).
-            replay_buckets_on_dask(
-                str(data.root.resolve()),
-                jobs,
-                done,
-                scheduler=scheduler,
-                local_workers=workers,
-            )
-        elif workers > 1 and len(jobs) > 1:
-            ctx = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                futures = {b: pool.submit(replay_bucket, str(data.root), b, g) for b, g in jobs}
-                for b in sorted(futures):
-                    done(b, futures.pop(b).result())
-        else:
-            for b, games in jobs:
-                done(b, replay_bucket(str(data.root), b, games))
+        with _runner(workers, scheduler, cluster) if chunks or buckets else _idle() as run:
+            for fresh in run(replay_chunk, chunks):
+                spill.add(fresh)
+                summary.replayed += sum(t["hand_results"].num_rows for t in fresh.values())
+                on_task(1)
+            spill.close()
+            jobs = [(where, b, games, spill.files(b)) for b, games in buckets]
+            for written in run(finish_bucket, jobs):
+                staged.written.extend(written)
+                on_task(1)
+        for b, _ in buckets:
+            staged.replace(b)
         staged.commit()
+        shutil.rmtree(spill.folder)
         summary.buckets = len(todo)
         summary.unchanged = summary.hands - stale
         counts = data.scan("findings").group_by("class").len().collect()
@@ -360,6 +380,71 @@ def replay_archive(
             zip(counts["class"].to_list(), counts["len"].to_list(), strict=True)
         )
     return summary
+
+
+Runner = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]
+
+
+@contextmanager
+def _idle() -> Iterator[Runner]:
+    """The runner when there is nothing to do: no pool started, no scheduler contacted."""
+    yield lambda fn, jobs: iter(())
+
+
+@contextmanager
+def _runner(workers: int, scheduler: str | None, cluster: str | None) -> Iterator[Runner]:
+    """``run(fn, jobs)``: ``fn(*job)`` for every job, results as they complete (their order
+    never reaches the output: every bucket's rows are sorted on a unique key)."""
+    if scheduler is not None or cluster is not None:
+        from replay.distributed import dask_runner
+
+        with dask_runner(scheduler, workers) as run:
+            yield run
+        return
+    if workers <= 1:
+        yield lambda fn, jobs: (fn(*job) for job in jobs)
+        return
+    ctx = multiprocessing.get_context("spawn")  # polars and fork deadlock
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+
+        def run(fn: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
+            futures = [pool.submit(fn, *job) for job in jobs]
+            for future in as_completed(futures):
+                yield future.result()
+
+        yield run
+
+
+class _Spill:
+    """The replayed rows of each bucket and table, appended chunk by chunk to an Arrow IPC
+    file in the data folder's work area, so that no process holds more than a chunk's
+    rows until a bucket is written (memory stays flat in the size of the archive)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.writers: dict[tuple[int, str], pa.ipc.RecordBatchFileWriter] = {}
+
+    def add(self, fresh: Fresh) -> None:
+        for b, tables in fresh.items():
+            for name, table in tables.items():
+                if not table.num_rows:
+                    continue
+                writer = self.writers.get((b, name))
+                if writer is None:
+                    path = self.folder / f"bucket-{b:02d}.{name}.arrow"
+                    writer = self.writers[(b, name)] = pa.ipc.new_file(path, table.schema)
+                writer.write_table(table)
+
+    def close(self) -> None:
+        for writer in self.writers.values():
+            writer.close()
+
+    def files(self, b: int) -> dict[str, list[str]]:
+        return {
+            name: [str(self.folder / f"bucket-{b:02d}.{name}.arrow")]
+            for (bucket, name) in self.writers
+            if bucket == b
+        }
 
 
 def _bucket_no(rel: str) -> int | None:
@@ -408,10 +493,21 @@ def _by_ruleset(table: pa.Table, rulesets: pl.DataFrame) -> list[tuple[str, pa.T
     ]
 
 
+def bucket_parts(b: int, tables: dict[str, pa.Table]) -> list[Part]:
+    """A bucket's output as files: one per table and ruleset, ``TABLE/ruleset=<id>/bucket-NN``."""
+    rulesets = pl.from_arrow(tables["hand_results"].select([*KEY, "ruleset"]))
+    assert isinstance(rulesets, pl.DataFrame)
+    return [
+        Part(name, rows, f"bucket-{b:02d}", folder)
+        for name in REPLAY_TABLES
+        for folder, rows in _by_ruleset(tables[name], rulesets)
+    ]
+
+
 class _Staged:
-    """The replay's output, written bucket by bucket and committed at the end: every file
-    of a replayed bucket (in either layout) is replaced by the new ones, one per table and
-    ruleset, in one atomic commit."""
+    """The replay's output files, written bucket by bucket (:func:`finish_bucket`) and
+    committed at the end: every file of a rewritten bucket (in either layout) is replaced
+    by the new ones, in one atomic commit."""
 
     def __init__(self, data: DataDir) -> None:
         self.data = data
@@ -419,16 +515,10 @@ class _Staged:
         self.written: list[tuple[str, str]] = []
         self.remove: list[str] = []
 
-    def add(self, b: int, tables: dict[str, pa.Table]) -> None:
-        stem = f"bucket-{b:02d}"
-        rulesets = pl.from_arrow(tables["hand_results"].select([*KEY, "ruleset"]))
-        assert isinstance(rulesets, pl.DataFrame)
-        parts: list[Part] = []
+    def replace(self, b: int) -> None:
+        """Drop the bucket's committed files at the commit (its new ones are written)."""
         for name in REPLAY_TABLES:
             self.remove.extend(rel for rel in self.manifest.get(name, []) if _bucket_no(rel) == b)
-            for folder, rows in _by_ruleset(tables[name], rulesets):
-                parts.append(Part(name, rows, stem, folder))
-        self.written.extend(self.data.stage_parts(parts))
 
     def commit(self) -> None:
         if not self.written and not self.remove:

@@ -1,11 +1,12 @@
 """Distributed ``mjaudit replay`` on Dask (``--scheduler ADDRESS`` or ``--cluster local``).
 
-The work is the local pool's: one task per bucket of :func:`replay.archive.plan`, each
-running :func:`replay.archive.replay_bucket` on a worker, which reads the data folder
-itself. The client gathers the bucket tables and commits them exactly as the local path
-does (:func:`replay.archive._commit`, under the data folder's write lock), so the output is
-byte-identical whatever runs the tasks, and a task that is retried (a worker that died)
-or a run that is repeated only recomputes the same bucket files.
+The work is the local pool's (:func:`replay.archive.replay_archive`): one task per chunk
+of stale games (:func:`replay.archive.replay_chunk`, which reads the data folder itself
+and returns the rows by bucket, spilled by the client to the folder's work area), then one
+task per bucket (:func:`replay.archive.finish_bucket`, which writes the bucket's new files
+uncommitted). The client commits them exactly as the local path does, under the data
+folder's write lock, so the output is byte-identical whatever runs the tasks, and a task
+that is retried (a worker that died) only recomputes the same rows or bucket files.
 
 Workers must see the data folder at the same absolute path as the client (a shared
 filesystem) and have ``mahjong-audit`` installed. Dask is imported only here, and only
@@ -17,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-
-import pyarrow as pa
 
 INSTALL_HINT = "pip install mahjong-audit[distributed]"
 
@@ -68,31 +67,22 @@ def dask_client(scheduler: str | None, local_workers: int) -> Iterator[Any]:
         yield client
 
 
-def replay_buckets_on_dask(
-    root: str,
-    jobs: list[tuple[int, list[str]]],
-    sink: Callable[[int, dict[str, pa.Table]], None],
-    *,
-    scheduler: str | None = None,
-    local_workers: int = 1,
-) -> None:
-    """Run ``replay_bucket(root, bucket, games)`` for every job on Dask, handing each
-    bucket's tables to ``sink(bucket, tables)`` as it completes (and then letting go of
-    them, so the client never holds the whole archive's output).
-
-    ``root`` must be the absolute path of the data folder as the workers see it.
-    """
-    from replay.archive import replay_bucket
-
-    if not jobs:
-        return
+@contextmanager
+def dask_runner(
+    scheduler: str | None, local_workers: int
+) -> Iterator[Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]]:
+    """``run(fn, jobs)`` on Dask: ``fn(*job)`` as one task per job (``pure=False``: the
+    tasks write files), results yielded as they complete and then released, so the client
+    never holds more than the results it has not taken yet."""
     with dask_client(scheduler, local_workers) as client:
         from distributed import as_completed
 
-        futures = {
-            client.submit(replay_bucket, root, bucket, games, pure=False): bucket
-            for bucket, games in jobs
-        }
-        for fut in as_completed(futures):
-            sink(futures.pop(fut), fut.result())
-            fut.release()
+        def run(fn: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
+            if not jobs:
+                return
+            futures = [client.submit(fn, *job, pure=False) for job in jobs]
+            for fut in as_completed(futures):
+                yield fut.result()
+                fut.release()
+
+        yield run

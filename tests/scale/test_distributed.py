@@ -50,8 +50,11 @@ def test_local_cluster_output_is_byte_identical(ingested, tmp_path):
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
     ) as cluster:
         done: list[int] = []
-        s_dask = replay_archive(dask, scheduler=cluster.scheduler_address, on_bucket=done.append)
-    assert len(done) == len(todo)
+        total: list[int] = []
+        s_dask = replay_archive(
+            dask, scheduler=cluster.scheduler_address, on_task=done.append, on_total=total.append
+        )
+    assert total == [len(done)] and len(done) > len(todo)  # chunk tasks, then one per bucket
     assert s_local.replayed == s_dask.replayed == hands
     assert s_local.findings_by_class == s_dask.findings_by_class
     a, b = replay_bytes(local), replay_bytes(dask)
