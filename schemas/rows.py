@@ -9,7 +9,6 @@ tables once per batch, which keeps the per-event cost to a few list appends.
 from __future__ import annotations
 
 from array import array
-from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -423,23 +422,25 @@ def records_from_tables(
     list of dicts, each dict built when asked for): the archive replay's input.
     """
     frames = {name: _frame(table) for name, table in tables.items()}
-    by_key: dict[str, dict[tuple[str, int], list[dict[str, Any]]]] = {}
-    for name in ("seats", "recorded_results"):
-        groups: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-        for row in _rows(frames[name]):
-            groups[(row["game_id"], row["hand_no"])].append(row)
-        by_key[name] = groups
-    events_by_key = _events_by_hand(frames["events"])
     hands = frames["hands"]
-    # Column by column: a list per column costs a quarter of a dict per row.
-    cols = {name: _values(hands[name]) for name in hands.columns}
+    players = _per_hand(frames["seats"], pl.col("player"))
+    results = _per_hand(
+        frames["recorded_results"],
+        pl.col("seat").filter(pl.col("is_winner")).alias("winners"),
+        pl.col("fan").first(),
+        pl.col("patterns").first(),
+        pl.col("delta"),
+    )
+    events_by_key = _events_by_hand(frames["events"], hands)
+    # Column by column (a list per column costs a quarter of a dict per row), only the
+    # columns a record is made of.
+    cols = {name: _values(hands[name]) for name in _RECORD_COLUMNS if name in hands.columns}
     for i in range(hands.height):
         h = {name: col[i] for name, col in cols.items()}
         key = (h["game_id"], h["hand_no"])
         rec: dict[str, Any] = {"format": "mjlog/1", "game_id": key[0], "hand_no": key[1]}
         rec["ruleset"] = h["ruleset"]
-        seats = sorted(by_key["seats"].get(key, []), key=lambda r: r["seat"])
-        rec["players"] = [r["player"] for r in seats]
+        rec["players"] = players[key][0] if key in players else []
         rec["dealer"] = h["dealer"]
         events = events_by_key.get(key)
         if events is None:
@@ -464,17 +465,16 @@ def records_from_tables(
             if h[col] is not None:
                 rec[col] = h[col]
         if h["has_result"]:
-            rows = sorted(by_key["recorded_results"].get(key, []), key=lambda r: r["seat"])
+            winners, fan, patterns, deltas = results.get(key, ([], None, None, [None]))
             result: dict[str, Any] = {}
-            winners = [r["seat"] for r in rows if r["is_winner"]]
             if winners:
                 result["winners"] = winners
-            if rows and rows[0]["fan"] is not None:
-                result["fan"] = rows[0]["fan"]
-            if rows and rows[0]["patterns"] is not None:
-                result["patterns"] = rows[0]["patterns"]
-            if rows and rows[0]["delta"] is not None:
-                result["deltas"] = [r["delta"] for r in rows]
+            if fan is not None:
+                result["fan"] = fan
+            if patterns is not None:
+                result["patterns"] = patterns
+            if deltas and deltas[0] is not None:
+                result["deltas"] = deltas
             if h["result_extra"] is not None:
                 result.update(msgspec.json.decode(h["result_extra"]))
             rec["result"] = result
@@ -505,20 +505,56 @@ def _values(column: pl.Series) -> list[Any]:
     return column.to_list()
 
 
-def _rows(frame: pl.DataFrame) -> Iterator[dict[str, Any]]:
-    """The frame's rows as dicts, built from one Python list per column."""
-    names = frame.columns
-    for values in zip(*(_values(frame[c]) for c in names), strict=True):
-        yield dict(zip(names, values, strict=True))
+# The hands columns a record is rebuilt from.
+_RECORD_COLUMNS = (
+    "game_id",
+    "hand_no",
+    "ruleset",
+    "dealer",
+    "options",
+    "started_at",
+    "utc_offset_minutes",
+    "venue",
+    "table",
+    "prevailing_wind",
+    "dice",
+    "wall",
+    "dead_wall",
+    "start_hands",
+    "has_result",
+    "result_extra",
+    "sheet",
+    "extra",
+)
 
 
-def _events_by_hand(events: pl.DataFrame) -> dict[tuple[str, int], EventColumns]:
+def _per_hand(rows: pl.DataFrame, *values: pl.Expr) -> dict[tuple[str, int], tuple[Any, ...]]:
+    """``values`` aggregated over each hand's rows in seat order, by hand key (a group by
+    in polars instead of a dict per row)."""
+    grouped = (
+        rows.sort("game_id", "hand_no", "seat")
+        .group_by("game_id", "hand_no", maintain_order=True)
+        .agg(*values)
+    )
+    keys = zip(grouped["game_id"].to_list(), grouped["hand_no"].to_list(), strict=True)
+    columns = [_values(grouped[c]) for c in grouped.columns[2:]]
+    return dict(zip(keys, zip(*columns, strict=True), strict=True))
+
+
+def _events_by_hand(
+    events: pl.DataFrame, hands: pl.DataFrame
+) -> dict[tuple[str, int], EventColumns]:
     """Each hand's events as columns, in event order (the replay's hot path when it reads
     an archive: no per-row Arrow conversion, no dict per event).
 
-    Ingest writes a hand's events together and in order, so the table is only sorted when
-    a hand's rows are not one run of event_index 0, 1, 2, ...
+    Ingest writes each hand's events together, in order, and in the order of the hands
+    rows; when the tables are so (checked on the event indexes and the keys where each
+    hand's events start), each hand's rows are cut by its ``n_events`` without comparing
+    keys row by row.
     """
+    cut = _cut_by_hands(events, hands)
+    if cut is not None:
+        return cut
     keys = events.select("game_id", "hand_no", "event_index")
     starts_at = (pl.col("game_id") != pl.col("game_id").shift()) | (
         pl.col("hand_no") != pl.col("hand_no").shift()
@@ -534,12 +570,47 @@ def _events_by_hand(events: pl.DataFrame) -> dict[tuple[str, int], EventColumns]
         .all()
     )
     if not in_order:
-        return _events_by_hand(events.sort("game_id", "hand_no", "event_index"))
+        events = events.sort("game_id", "hand_no", "event_index")
+        keys = events.select("game_id", "hand_no")
+        starts = keys.with_row_index("_row").filter(starts_at.fill_null(True))
+    return _slices(events, starts["game_id"], starts["hand_no"], starts["_row"].to_list())
+
+
+def _cut_by_hands(
+    events: pl.DataFrame, hands: pl.DataFrame
+) -> dict[tuple[str, int], EventColumns] | None:
+    """The hands' events cut by ``n_events``, or None if the events do not follow the
+    hands (then :func:`_events_by_hand` groups them by key)."""
+    if "n_events" not in hands.columns or hands.select("game_id", "hand_no").is_duplicated().any():
+        return None
+    counts = hands["n_events"].fill_null(-1).to_numpy().astype(np.int64)
+    if (counts < 0).any() or int(counts.sum()) != events.height:
+        return None
+    starts = np.cumsum(counts) - counts
+    within = np.arange(events.height, dtype=np.int64) - np.repeat(starts, counts)
+    if not np.array_equal(events["event_index"].to_numpy(), within):
+        return None
+    some = counts > 0
+    first = pl.Series(starts[some])
+    mask = pl.Series(some)
+    game_ids, hand_nos = hands["game_id"].filter(mask), hands["hand_no"].filter(mask)
+    if not (
+        events["game_id"].gather(first).equals(game_ids, check_names=False)
+        and events["hand_no"].gather(first).equals(hand_nos, check_names=False)
+    ):
+        return None
+    return _slices(events, game_ids, hand_nos, starts[some].tolist())
+
+
+def _slices(
+    events: pl.DataFrame, game_ids: pl.Series, hand_nos: pl.Series, starts: list[int]
+) -> dict[tuple[str, int], EventColumns]:
+    """EventColumns per hand, hand k's events being rows starts[k] up to starts[k + 1]."""
     cols = [_values(events[c]) for c in ("type", "seat", "tile", "from_seat", "tiles", "extra")]
-    bounds = [*starts["_row"].to_list(), events.height]
+    bounds = [*starts, events.height]
     out: dict[tuple[str, int], EventColumns] = {}
     for game_id, hand_no, a, b in zip(
-        starts["game_id"].to_list(), starts["hand_no"].to_list(), bounds, bounds[1:], strict=False
+        game_ids.to_list(), hand_nos.to_list(), bounds, bounds[1:], strict=False
     ):
         out[(game_id, hand_no)] = EventColumns(*(col[a:b] for col in cols))
     return out

@@ -12,6 +12,7 @@ from itertools import repeat
 from typing import Any
 
 import msgspec
+import polars as pl
 import pyarrow as pa
 import pytest
 
@@ -20,7 +21,7 @@ from replay.findings import FindingClass
 from replay.sim import simulate
 from schemas.event_columns import EventColumns, event_field
 from schemas.records import parse_record
-from schemas.rows import RowBuffers, records_from_tables
+from schemas.rows import RowBuffers, _cut_by_hands, records_from_tables
 
 SITTINGS = (
     ("hk-classic", 2),
@@ -102,3 +103,27 @@ def test_a_field_outside_the_columns_is_read_from_the_extra() -> None:
     ]
     assert events.field("tile") == ["1m", "2m"]
     assert events != [{"type": "draw", "seat": 0, "tile": "1m"}]
+
+
+def test_events_are_cut_by_key_when_they_do_not_follow_the_hands() -> None:
+    """The events are cut by each hand's ``n_events`` only when they follow the hands
+    rows; hands in another order, or counts that disagree with the events (a foreign
+    writer), are grouped by key instead, with the same records."""
+    tables = _tables(_simulated("hk-classic", 1))
+    expected = {(r["game_id"], r["hand_no"]): r for r in records_from_tables(tables)}
+    hands = tables["hands"]
+    assert hands.num_rows > 3
+    reversed_hands = dict(tables, hands=hands.take(pa.array(range(hands.num_rows - 1, -1, -1))))
+    counts = hands.column("n_events").to_pylist()
+    counts[0], counts[1] = counts[0] + 1, counts[1] - 1  # same total, wrong cut
+    miscounted = dict(
+        tables,
+        hands=hands.set_column(
+            hands.schema.get_field_index("n_events"), "n_events", pa.array(counts, pa.int32())
+        ),
+    )
+    for variant, cut in ((tables, True), (reversed_hands, False), (miscounted, False)):
+        frames = {name: pl.from_arrow(variant[name]) for name in ("events", "hands")}
+        assert (_cut_by_hands(frames["events"], frames["hands"]) is not None) is cut
+        back = list(records_from_tables(variant, lazy_events=True))
+        assert {(r["game_id"], r["hand_no"]): r for r in back} == expected
