@@ -11,12 +11,13 @@ iterates or indexes a hand's events sees exactly the dicts it saw before.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any, overload
 
 import msgspec
 
 _decode = msgspec.json.decode
+_COLUMN_OF = {"type": "types", "seat": "seats", "tile": "tiles", "from": "froms", "tiles": "runs"}
 
 
 class EventColumns(Sequence[dict[str, Any]]):
@@ -82,14 +83,22 @@ class EventColumns(Sequence[dict[str, Any]]):
         return ev
 
     def field(self, key: str) -> list[Any]:
-        """Every event's ``key`` field (None where absent), without building the dicts
-        when no event has fields outside the columns."""
-        column = {"type": self.types, "seat": self.seats, "tile": self.tiles}.get(key)
-        if column is None:
-            column = {"from": self.froms, "tiles": self.runs}.get(key)
-        if column is not None and not any(self.extras):
-            return column
-        return list(map(dict.get, self, repeat(key)))
+        """Every event's ``key`` field (None where absent), without building the dicts: a
+        column, with the values of the few events whose extra fields set ``key`` (a field
+        only named like a column, see ``schemas.rows``) put in."""
+        name = _COLUMN_OF.get(key)
+        if name is None:
+            return list(map(dict.get, self, repeat(key)))
+        column: list[Any] = getattr(self, name)
+        out: list[Any] | None = None
+        quoted = f'"{key}"'  # an extra that sets `key` names it (cheap test before decoding)
+        for i in compress(range(len(self.extras)), self.extras):  # events with extras
+            extra = self.extras[i]
+            if quoted in extra and key in (fields := _decode(extra)):
+                if out is None:
+                    out = list(column)
+                out[i] = fields[key]  # the extra's value wins, as in _event
+        return column if out is None else out
 
 
 def event_field(events: Sequence[dict[str, Any]], key: str) -> list[Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from operator import gt, itemgetter
 from typing import Any
 
 from replay.findings import Finding, FindingClass
@@ -64,6 +64,13 @@ CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 
 class Stop(Exception):
     """A CORRUPT_LOG finding: replay of this hand stops."""
+
+
+def tile_ints(codes: Sequence[str]) -> list[int]:
+    """Tile codes as ints (KeyError on an unknown code), for a list in one C call."""
+    if type(codes) is list and len(codes) > 1:
+        return list(itemgetter(*codes)(INDEX))
+    return list(map(INDEX.__getitem__, codes))
 
 
 def is_bonus(t: int) -> bool:
@@ -148,9 +155,9 @@ class HKHand:
         self.partial = False
         self.dealer_owes_draw = False  # dealt 13: the dealer's first action must be a draw
         wall = rec.get("wall")
-        self.wall = list(map(INDEX.__getitem__, wall)) if wall is not None else None
+        self.wall = tile_ints(wall) if wall is not None else None
         dead_wall = rec.get("dead_wall")
-        self.dead_wall = list(map(INDEX.__getitem__, dead_wall)) if dead_wall is not None else None
+        self.dead_wall = tile_ints(dead_wall) if dead_wall is not None else None
         self.head = 0
         self.tail = 0
         self.limits = LIMITS[self.ruleset]
@@ -216,11 +223,13 @@ class HKHand:
                 f"{self.ruleset} needs {want} distinct players, got {players}",
             )
         allowed = TILE_SETS[self.ruleset]
-        self._check_codes(allowed)
-        if (
+        # A wall that is the preset's full set holds only valid codes: #4 skips it then.
+        full_wall = (
             self.wall is not None
-            and sorted(self.wall + (self.dead_wall or [])) != SORTED_WALLS[self.ruleset]
-        ):
+            and sorted(self.wall + (self.dead_wall or [])) == SORTED_WALLS[self.ruleset]
+        )
+        self._check_codes(allowed, full_wall)
+        if self.wall is not None and not full_wall:
             full = Counter(self.wall + (self.dead_wall or []))
             if full != WALLS[self.ruleset]:
                 diff = (full - WALLS[self.ruleset]) + (WALLS[self.ruleset] - full)
@@ -235,7 +244,7 @@ class HKHand:
         recorded = rec.get("start_hands")
         hands: list[list[int]] | None = None
         if recorded is not None:
-            hands = [list(map(INDEX.__getitem__, h)) for h in recorded]
+            hands = list(map(tile_ints, recorded))
         elif self.wall is not None:
             hands = self._deal_from_wall()
         if hands is None:
@@ -263,18 +272,8 @@ class HKHand:
                 f"dealt hand sizes {sizes}: expected 13 each and {' or '.join(map(str, allowed_dealer))} "
                 f"for the dealer (seat {self.dealer})",
             )
-        seen, limits, n_tiles = self.seen, self.limits, self.n_tiles
-        for seat, hand in enumerate(hands):
-            row = self.concealed[seat]
-            for t in hand:
-                row[t] += 1
-                if t < FIRST_BONUS:
-                    n_tiles[seat] += 1
-                seen[t] += 1  # _see(None, t), inlined
-                if seen[t] > limits[t]:
-                    seen[t] -= 1
-                    self._see(None, t)
-        dealt = sum(len(h) for h in hands)
+        self._take_deal(hands)
+        dealt = sum(map(len, hands))
         if self.wall is not None and recorded is not None:
             expected = self._deal_from_wall(dealer_size)
             for seat in range(self.n):
@@ -293,26 +292,57 @@ class HKHand:
             self.phase = ACT
             self.drawn = None
 
+    def _take_deal(self, hands: list[list[int]]) -> None:
+        """Put the dealt tiles in the players' hands; #5 TILE_OVERCOUNT on the first tile
+        seen more often than the set holds."""
+        seen, limits, n_tiles, concealed = self.seen, self.limits, self.n_tiles, self.concealed
+        if len(hands) <= self.n:  # (more hands than seats fail tile by tile, as ever)
+            # Every tile first, then the overcount check once: it almost never fires, and
+            # when it does the deal is undone and taken tile by tile to stop where it fires.
+            before = list(n_tiles)
+            for seat, hand in enumerate(hands):
+                row = concealed[seat]
+                for t in hand:
+                    row[t] += 1
+                    seen[t] += 1
+                n_tiles[seat] += len(hand) - sum(row[FIRST_BONUS:])
+            if not any(map(gt, seen, limits)):
+                return
+            for seat, hand in enumerate(hands):
+                row = concealed[seat]
+                for t in hand:
+                    row[t] -= 1
+                    seen[t] -= 1
+            n_tiles[:] = before
+        for seat, hand in enumerate(hands):
+            row = concealed[seat]
+            for t in hand:
+                row[t] += 1
+                if t < FIRST_BONUS:
+                    n_tiles[seat] += 1
+                seen[t] += 1  # _see(None, t), inlined
+                if seen[t] > limits[t]:
+                    seen[t] -= 1
+                    self._see(None, t)
+
     def _deal_from_wall(self, dealer_size: int = 13) -> list[list[int]]:
         """§2.3: 4 tiles each three times round, then 1 each, then the dealer's extra tile."""
         wall = self.wall
         assert wall is not None
-        order = [(self.dealer + k) % self.n for k in range(self.n)]
-        hands: list[list[int]] = [[] for _ in range(self.n)]
-        pos = 0
-        for _ in range(3):
-            for seat in order:
-                hands[seat] += wall[pos : pos + 4]
-                pos += 4
-        for seat in order:
-            hands[seat].append(wall[pos])
-            pos += 1
+        n = self.n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for k in range(n):  # the k-th seat from the dealer takes block k of each round
+            a, b, c = 4 * k, 4 * (n + k), 4 * (2 * n + k)
+            hand = wall[a : a + 4] + wall[b : b + 4] + wall[c : c + 4]
+            hand.append(wall[12 * n + k])
+            hands[(self.dealer + k) % n] = hand
         if dealer_size == 14:
-            hands[self.dealer].append(wall[pos])
+            hands[self.dealer].append(wall[13 * n])
         return hands
 
-    def _check_codes(self, allowed: frozenset[int]) -> None:
-        """#4 TILE_CODE_INVALID: every tile field holds a code of this preset's tile set."""
+    def _check_codes(self, allowed: frozenset[int], full_wall: bool = False) -> None:
+        """#4 TILE_CODE_INVALID: every tile field holds a code of this preset's tile set
+        (``full_wall``: the wall is known to be the preset's full set, so it does)."""
         rec = self.record
         codes = ALLOWED_CODES[self.ruleset]
         events = rec["events"]
@@ -320,8 +350,13 @@ class HKHand:
         tiles.discard(None)
         runs = filter(None, event_field(events, "tiles"))  # an empty run is valid
         if (
-            codes.issuperset(rec.get("wall") or ())
-            and codes.issuperset(rec.get("dead_wall") or ())
+            (
+                full_wall
+                or (
+                    codes.issuperset(rec.get("wall") or ())
+                    and codes.issuperset(rec.get("dead_wall") or ())
+                )
+            )
             and all(map(codes.issuperset, rec.get("start_hands") or ()))
             and codes.issuperset(tiles)
             and all(map(codes.issuperset, runs))
@@ -486,70 +521,67 @@ class HKHand:
         phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
         undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
         initial, owes_draw = self.initial, self.dealer_owes_draw
+        # Draws go inline while nothing is pending; discards also need no nine-tile warning
+        # active or awaiting its declaration, and known hands. Only step() changes these.
         quiet = not self.group and self.rob is None and not owes
+        quiet_discard = quiet and not warnings and not pending and not partial
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
         # inline path never needs the event's dict, only step() does.
         kinds, seats, tiles = (event_field(events, key) for key in ("type", "seat", "tile"))
         try:
-            for i, (kind, seat, code) in enumerate(zip(kinds, seats, tiles, strict=True)):
-                if quiet:
-                    if kind == "draw" and phase == WAIT:
-                        if seat == turn and undrawn > reserve:
-                            t = index[code]
-                            at_head = wall is None or (head < n_wall and wall[head] == t)
-                            if at_head and seen[t] < limits[t]:
-                                concealed[seat][t] += 1
-                                if t < FIRST_BONUS:
-                                    n_tiles[seat] += 1
-                                seen[t] += 1
-                                undrawn -= 1
-                                head += 1
-                                if seat == dealer:
-                                    owes_draw = False
-                                if live is not None:
-                                    live.claimable = False
-                                    live = None
-                                phase = ACT
-                                drawn = t
-                                moved = drew = True
-                                continue
-                    elif (
-                        kind == "discard"
-                        and phase in (ACT, MUST_DISCARD)
-                        and (
-                            seat == turn
-                            and not warnings
-                            and not partial
-                            and not (owes_draw and seat == dealer)
-                            and seat not in pending
+            for i, kind, seat, code in zip(range(len(kinds)), kinds, seats, tiles, strict=True):
+                if kind == "draw":
+                    if quiet and phase == WAIT and seat == turn and undrawn > reserve:
+                        t = index[code]
+                        at_head = wall is None or (head < n_wall and wall[head] == t)
+                        if at_head and seen[t] < limits[t]:
+                            concealed[seat][t] += 1
+                            if t < FIRST_BONUS:
+                                n_tiles[seat] += 1
+                            seen[t] += 1
+                            undrawn -= 1
+                            head += 1
+                            if seat == dealer:
+                                owes_draw = False
+                            if live is not None:
+                                live.claimable = False
+                                live = None
+                            phase = ACT
+                            drawn = t
+                            moved = drew = True
+                            continue
+                elif (
+                    kind == "discard"
+                    and quiet_discard
+                    and seat == turn
+                    and phase in (ACT, MUST_DISCARD)
+                    and not (owes_draw and seat == dealer)
+                ):
+                    t = index[code]
+                    hand = concealed[seat]
+                    if (
+                        t < FIRST_BONUS
+                        and hand[t] > 0
+                        and n_tiles[seat] + 3 * n_sets[seat] == 14
+                        and not (
+                            classic and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
                         )
                     ):
-                        t = index[code]
-                        hand = concealed[seat]
-                        if (
-                            t < FIRST_BONUS
-                            and hand[t] > 0
-                            and n_tiles[seat] + 3 * n_sets[seat] == 14
-                            and not (
-                                classic
-                                and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
-                            )
-                        ):
-                            hand[t] -= 1
-                            n_tiles[seat] -= 1
-                            unseen = visible[t] == 0
-                            visible[t] += 1
-                            live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
-                            discards[seat].append(live)
-                            n_discards += 1
-                            if seat == dealer:
-                                initial = False
-                            turn = (seat + 1) % n
-                            phase = WAIT
-                            drawn = None
-                            moved = True
-                            continue
+                        hand[t] -= 1
+                        n_tiles[seat] -= 1
+                        unseen = visible[t] == 0
+                        visible[t] += 1
+                        live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
+                        discards[seat].append(live)
+                        n_discards += 1
+                        if seat == dealer:
+                            initial = False
+                        turn = (seat + 1) % n
+                        phase = WAIT
+                        drawn = None
+                        moved = True
+                        continue
                 if moved:
                     self._write_turn(
                         phase,
@@ -569,6 +601,7 @@ class HKHand:
                 undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
                 initial, owes_draw = self.initial, self.dealer_owes_draw
                 quiet = not self.group and self.rob is None and not owes
+                quiet_discard = quiet and not warnings and not pending and not partial
         finally:
             if moved:
                 self._write_turn(
@@ -1238,10 +1271,10 @@ class HKHand:
     def win_context(self, seat: int, t: int, source: WinSource) -> WinContext | None:
         if self.partial:
             return None
-        hand = list(self.concealed[seat][:34])
+        hand = self.concealed[seat][:34]  # a copy
         if source is WinSource.SELF_DRAW:
             hand[t] -= 1
-        concealed = tuple(chain.from_iterable(map(repeat, range(34), hand)))  # x, hand[x] times
+        concealed = tuple([x for x, k in enumerate(hand) if k for _ in range(k)])  # x, k times
         if len(concealed) + 3 * len(self.melds[seat]) != 13 or self.n_sets[seat] != len(
             self.melds[seat]
         ):
