@@ -84,13 +84,6 @@ def connect(
     return con
 
 
-def _parquet(files: list[Path]) -> str:
-    """A ``read_parquet`` over ``files``. hive_partitioning off: the ruleset=/month= folders
-    only group files; the columns are in the files themselves."""
-    listing = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-    return f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
-
-
 def create_views(
     con: duckdb.DuckDBPyConnection,
     data: DataDir,
@@ -101,15 +94,16 @@ def create_views(
     """A view per table (in ``schema`` if given; only ``tables`` if given) over the files
     ``scope`` keeps; a table left with no file is an empty table of its columns. Returns
     the files each view reads."""
-    manifest = data.manifest()["tables"]
+    manifest = data.manifest()
     prefix = f'{schema}."' if schema else '"'
     used: dict[str, list[Path]] = {}
-    names = set(manifest) | set(ALL_TABLES)
+    names = set(manifest["tables"]) | set(ALL_TABLES)
     for name in sorted(names if tables is None else names & set(tables)):
-        files = [(data.root / rel).resolve() for rel in prune(manifest.get(name, []), scope)]
-        used[name] = files
-        if files:
-            con.execute(f'CREATE VIEW {prefix}{name}" AS SELECT * FROM {_parquet(files)}')
+        rels = prune(manifest["tables"].get(name, []), scope)
+        used[name] = [(data.root / rel).resolve() for rel in rels]
+        if rels:
+            source = data.parquet_sql(name, rels, manifest)
+            con.execute(f'CREATE VIEW {prefix}{name}" AS SELECT * FROM {source}')
         elif name in ALL_TABLES:  # pruned away, or a table newer than the folder
             con.register("_empty", ALL_TABLES[name].empty_table())
             con.execute(f'CREATE TABLE {prefix}{name}" AS SELECT * FROM _empty')
@@ -133,13 +127,14 @@ def families(data_dir: Path | str) -> set[str]:
     hands files (no file is read); files outside such folders are read for their
     ``game`` (or ruleset) column. Raises FileNotFoundError without a data folder."""
     data = _existing(data_dir)
-    rels = data.manifest()["tables"].get("hands", [])
+    manifest = data.manifest()
+    rels = manifest["tables"].get("hands", [])
     found = {game_of(seg["ruleset"]) for rel in rels if "ruleset" in (seg := segments(rel))}
-    loose = [(data.root / rel).resolve() for rel in rels if "ruleset" not in segments(rel)]
+    loose = [rel for rel in rels if "ruleset" not in segments(rel)]
     if loose:
         con = duckdb.connect(":memory:")
         try:
-            source = _parquet(loose)
+            source = data.parquet_sql("hands", loose, manifest)
             have = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
             column = "game" if "game" in have else None
             if column:

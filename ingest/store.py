@@ -16,6 +16,7 @@ last completed commit, never a half-written one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -53,6 +54,12 @@ class Part:
     data: pa.Table
     stem: str = "part"
     partition: str = ""
+
+
+def schema_fingerprint(schema: pa.Schema) -> str:
+    """A short hash of a table schema's column names and types."""
+    text = schema.remove_metadata().to_string(show_field_metadata=False)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _stem(rel: str) -> str:
@@ -100,6 +107,7 @@ class DataDir:
                 "catalog; choose another name"
             )
         self.schemas = dict(ALL_TABLES if schemas is None else schemas)
+        self.fingerprints = {name: schema_fingerprint(s) for name, s in self.schemas.items()}
 
     # -- reading -----------------------------------------------------------------------
 
@@ -265,7 +273,16 @@ class DataDir:
         }
         for table, rel in written:
             new_tables.setdefault(table, []).append(rel)
-        new_manifest = {"layout": LAYOUT, "version": version, "tables": new_tables}
+        # The schema each file was written with (files of older versions have none), so a
+        # reader knows when a table's files all have the current columns (parquet_sql).
+        schemas = {rel: fp for rel, fp in manifest.get("schemas", {}).items() if rel not in dropped}
+        schemas.update((rel, self.fingerprints[table]) for table, rel in written)
+        new_manifest = {
+            "layout": LAYOUT,
+            "version": version,
+            "tables": new_tables,
+            "schemas": schemas,
+        }
         _write_atomic(
             self.root / MANIFEST, json.dumps(new_manifest, indent=1, sort_keys=True).encode()
         )
@@ -354,10 +371,26 @@ class DataDir:
 
     def create_views(self, con: duckdb.DuckDBPyConnection) -> None:
         """A view per table over its committed files (absolute paths), in ``con``."""
-        for name, rels in sorted(self.manifest()["tables"].items()):
-            files = [str((self.root / rel).resolve()) for rel in rels]
-            listing = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-            # hive_partitioning off: the ruleset=/month= folders only group files; the
-            # columns are in the files themselves.
-            source = f"read_parquet([{listing}], union_by_name=true, hive_partitioning=false)"
-            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')
+        manifest = self.manifest()
+        for name, rels in sorted(manifest["tables"].items()):
+            con.execute(
+                f'CREATE VIEW "{name}" AS SELECT * FROM {self.parquet_sql(name, rels, manifest)}'
+            )
+
+    def parquet_sql(self, table: str, rels: Iterable[str], manifest: dict) -> str:
+        """``read_parquet`` over the files ``rels`` of ``table`` (absolute paths).
+
+        ``union_by_name`` (columns matched by name, missing ones null) only when a file was
+        written with other columns than the current ones (by an older version): making a
+        view with it reads every file's footer first, and every query pays for it again
+        (at 1,145 files, 0.15 s per view and per query). hive_partitioning off: the
+        ruleset=/month= folders only group files; the columns are in the files themselves.
+        """
+        rels = list(rels)
+        written = manifest.get("schemas", {})
+        same = all(written.get(rel) == self.fingerprints[table] for rel in rels)
+        listing = ", ".join(
+            "'" + str((self.root / rel).resolve()).replace("'", "''") + "'" for rel in rels
+        )
+        union = "false" if same else "true"
+        return f"read_parquet([{listing}], union_by_name={union}, hive_partitioning=false)"
