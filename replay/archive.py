@@ -3,11 +3,15 @@
 Games are split into a fixed number of buckets by a stable hash of ``game_id``; each bucket
 is one output file per table and ruleset, ``TABLE/ruleset=<id>/bucket-NN-<version>.parquet``,
 rows sorted by (game_id, hand_no, ...), so a reader of some rulesets skips the other
-folders (:mod:`ingest.partitions`). A bucket is a unit of
-work for a worker process (spawned: polars and fork deadlock) and of incremental re-runs:
-only buckets holding a new or changed hand are recomputed, and in those only the changed
-games are replayed (the rows of the others are carried over). The output therefore depends
-only on the ingested hands, never on worker count, file order or history.
+folders (:mod:`ingest.partitions`). A bucket is the unit of incremental re-runs: only
+buckets holding a new or changed hand are rewritten, and in those only the changed games
+are replayed (the rows of the others are carried over).
+
+The work is two lists of tasks for worker processes (spawned: polars and fork deadlock) or
+Dask: chunks of stale games in ingest-commit order, across buckets, so each ingest file is
+read about once (:func:`replay_chunk`), then one task per touched bucket that writes its
+files (:func:`finish_bucket`). The output therefore depends only on the ingested hands,
+never on worker count, task order, file order or history.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
-CHUNK_GAMES = 200  # games read and replayed at once inside a bucket (bounds memory)
+CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
     "findings": ["game_id", "hand_no", "seq"],
@@ -151,7 +155,7 @@ def _version(path: Path) -> str:
 
 
 def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[str, list[Path]]]]:
-    """The bucket's games in chunks, each with the files that hold its rows.
+    """``games`` in chunks of consecutive ingest commits, each with the files of its rows.
 
     A commit writes a hand's rows in all four tables under the same version number (an
     ingest batch, or a compaction), so the files of a chunk are the files of the versions
