@@ -178,6 +178,7 @@ class DataDir:
             yield self
         finally:
             try:
+                shutil.rmtree(self.root / WORK, ignore_errors=True)  # scratch of this writer
                 if self._catalog_stale:  # also after an error: the commits before it stand
                     self.build_catalog()
             finally:

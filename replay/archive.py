@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
-import shutil
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -376,7 +375,6 @@ def replay_archive(
         for b, _ in buckets:
             staged.replace(b)
         staged.commit()
-        shutil.rmtree(spill.folder)
         summary.buckets = len(todo)
         summary.unchanged = summary.hands - stale
         counts = data.scan("findings").group_by("class").len().collect()

@@ -14,6 +14,7 @@ from bench.synthlog import records, write_jsonl
 from ingest.pipeline import ingest
 from ingest.store import DataDir
 from mjaudit.cli import app
+from replay import archive
 from replay.archive import replay_archive
 from schemas.tables import REPLAY_TABLES
 
@@ -44,6 +45,26 @@ def test_replay_output_identical_for_any_worker_count_and_file_order(tmp_path, l
     assert s1.replayed == s2.replayed == 64
     assert _replay_bytes(one) == _replay_bytes(two)
     assert len(_replay_bytes(one)) > 4  # bucket files exist beside the initial empty ones
+
+
+def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monkeypatch):
+    """A chunk per game, on two workers, finishes in whatever order: the bucket files are
+    those of one chunk in one process; the spill is gone afterwards, and what a killed
+    replay left in the work area is removed by the next writer."""
+    one, many = tmp_path / "one", tmp_path / "many"
+    ingest([str(p) for p in logs], one)
+    ingest([str(p) for p in logs], many)
+    replay_archive(one, workers=1)
+    monkeypatch.setattr(archive, "CHUNK_GAMES", 1)
+    tasks: list[int] = []
+    summary = replay_archive(many, workers=2, on_total=tasks.append)
+    assert summary.replayed == 64 and tasks[0] > summary.buckets + 3  # 4+ chunks, then buckets
+    assert _replay_bytes(one) == _replay_bytes(many)
+    assert not (many / ".work" / "replay").exists()
+    (many / ".work" / "replay").mkdir(parents=True)
+    (many / ".work" / "replay" / "bucket-00.scores.arrow").write_bytes(b"left by a killed run")
+    assert replay_archive(many).replayed == 0
+    assert not (many / ".work").exists()
 
 
 def test_rerun_replays_only_new_or_changed_games(tmp_path, logs):
