@@ -149,8 +149,8 @@ class _Batch:
 # match needs a 128-bit collision. Polars' hash is only stable within one process, which
 # is all this needs (the index is rebuilt from the stored keys at every run).
 _KEY = pl.struct(pl.col("game_id").cast(pl.String), pl.col("hand_no").cast(pl.Int64))
-_KEY_HASHES = [_KEY.hash(0x6D6A).alias("k1"), _KEY.hash(0x6175).alias("k2")]
-_CONTENT_HASHES = [
+KEY_HASHES = [_KEY.hash(0x6D6A).alias("k1"), _KEY.hash(0x6175).alias("k2")]
+CONTENT_HASHES = [
     pl.col("content_hash").hash(0x6D6A).alias("c1"),
     pl.col("content_hash").hash(0x6175).alias("c2"),
 ]
@@ -158,7 +158,7 @@ _CONTENT_HASHES = [
 
 def _hashed(hands: pl.LazyFrame) -> pl.LazyFrame:
     """The de-duplication index of a hands table: k1, k2 (key), c1, c2 (content)."""
-    return hands.select([*_KEY_HASHES, *_CONTENT_HASHES])
+    return hands.select([*KEY_HASHES, *CONTENT_HASHES])
 
 
 class Ingestor:
@@ -295,7 +295,7 @@ class Ingestor:
         ).with_row_index("row")
         previous = (
             frame.lazy()
-            .with_columns(*_KEY_HASHES, *_CONTENT_HASHES)
+            .with_columns(*KEY_HASHES, *CONTENT_HASHES)
             .join(self.known.lazy(), on=["k1", "k2"], how="left", suffix="_known")
             .sort("row")
             .collect()

@@ -29,6 +29,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from ingest.pipeline import CONTENT_HASHES, KEY_HASHES
 from ingest.store import DataDir, Part
 from replay.american.card import cards_digest, register_folder
 from replay.engine import REGISTRY, replay_games
@@ -37,6 +38,7 @@ from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
+PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
@@ -167,18 +169,25 @@ def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[s
     located = (
         pl.scan_parquet(files["hands"], glob=False, include_file_paths="_path")
         .select("game_id", "_path")
-        .filter(pl.col("game_id").is_in(games))
         .unique()
         .collect()
     )
+    # Filtered after the scan, by a join: is_in over a Python list of 60k games inside the
+    # scan took 4 s at 1M hands, this 0.02 s.
+    wanted = pl.DataFrame({"game_id": games}, schema={"game_id": pl.String})
+    located = located.join(wanted, on="game_id", how="semi")
     versions: dict[str, set[str]] = {}
     for game_id, path in located.iter_rows():
         versions.setdefault(game_id, set()).add(_version(Path(path)))
     ordered = sorted(versions, key=lambda g: (min(versions[g]), g))
+    by_version: dict[str, dict[str, list[Path]]] = {name: {} for name in files}
+    for name, fs in files.items():
+        for f in fs:
+            by_version[name].setdefault(_version(f), []).append(f)
     for start in range(0, len(ordered), CHUNK_GAMES):
         chunk = ordered[start : start + CHUNK_GAMES]
-        wanted = set().union(*(versions[g] for g in chunk))
-        yield chunk, {n: [f for f in fs if _version(f) in wanted] for n, fs in files.items()}
+        wanted = sorted(set().union(*(versions[g] for g in chunk)))
+        yield chunk, {n: [f for v in wanted for f in by_version[n].get(v, [])] for n in files}
 
 
 def _read_games(
@@ -291,29 +300,54 @@ def done_hash(content_hash: str, ruleset: str, cards: str) -> str:
 
 
 def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
-    """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported)."""
-    hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash").collect()
+    """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported).
+
+    A hand is stale when its replay rows were made from other content (or none), and a
+    game whose replay rows have no hand any more is stale too. Hands are compared by
+    128-bit hashes of their key and content, streamed from the files, so the plan holds
+    32 bytes per replayed hand, not the strings (at 1M hands 662 MB before).
+    """
+    hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash")
     cards = cards_digest(data.root)
     if cards:  # only american hands are keyed on the cards (done_hash)
         american = pl.col("ruleset") == "american"
-        am = hands.filter(american)
-        rehashed = [done_hash(h, "american", cards) for h in am["content_hash"]]
-        hands = pl.concat(
-            [hands.filter(~american), am.with_columns(pl.Series("content_hash", rehashed))]
+        rehash = pl.col("content_hash").map_elements(
+            lambda h: done_hash(h, "american", cards), return_dtype=pl.String
         )
-    done = data.scan("hand_results").select("game_id", "hand_no", "content_hash").collect()
-    unsupported = hands.filter(~pl.col("ruleset").is_in(list(REGISTRY))).height
-    joined = hands.join(done, on=KEY, how="full", suffix="_done", coalesce=True)
-    stale = joined.filter(
-        pl.col("content_hash").is_null()
-        | pl.col("content_hash_done").is_null()
-        | (pl.col("content_hash") != pl.col("content_hash_done"))
-    )
-    games = sorted(set(stale["game_id"].to_list()))
+        hands = pl.concat([hands.filter(~american), hands.filter(american).with_columns(rehash)])
+    stored = hands.select("game_id", "ruleset", *KEY_HASHES, *CONTENT_HASHES)
+    done = data.scan("hand_results").select("game_id", *KEY_HASHES, *CONTENT_HASHES)
+    totals = stored.select(
+        pl.len().alias("hands"),
+        pl.col("ruleset").is_in(list(REGISTRY)).not_().sum().alias("unsupported"),
+    ).collect(engine="streaming")
+    n_hands = int(totals["hands"][0])
+    # The joins hold their keys in memory (~150 bytes a hand): a large archive is planned
+    # in passes, each over the hands whose key hash falls in its share.
+    passes = max(1, -(-n_hands // PLAN_HANDS_PER_PASS))
+    games: set[str] = set()
+    n_stale = 0
+    for p in range(passes):
+        share = (pl.col("k1") % passes) == p
+        mine, theirs = stored.filter(share), done.filter(share)
+        changed = (
+            mine.join(theirs.drop("game_id"), on=["k1", "k2"], how="left", suffix="_done")
+            .filter(
+                pl.col("c1_done").is_null()
+                | (pl.col("c1") != pl.col("c1_done"))
+                | (pl.col("c2") != pl.col("c2_done"))
+            )
+            .select("game_id")
+        )
+        gone = theirs.join(mine.select("k1", "k2"), on=["k1", "k2"], how="anti")
+        for stale in (changed, gone.select("game_id")):  # one at a time: memory is the max
+            found = stale.collect(engine="streaming")["game_id"]
+            n_stale += len(found)
+            games.update(found.to_list())
     todo: dict[int, list[str]] = {}
-    for g in games:
+    for g in sorted(games):
         todo.setdefault(bucket_of(g), []).append(g)
-    return todo, hands.height, stale.height, unsupported
+    return todo, n_hands, n_stale, int(totals["unsupported"][0])
 
 
 def replay_archive(

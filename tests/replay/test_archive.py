@@ -67,6 +67,34 @@ def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monke
     assert not (many / ".work").exists()
 
 
+def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
+    """plan() joins the keys of a large archive in passes: any number of passes finds the
+    same new, changed and vanished games."""
+    root = tmp_path / "data"
+    ingest([str(logs[0])], root)
+    replay_archive(root)
+    ingest([str(logs[1])], root)  # new games
+    data = DataDir(root)
+    first = [r for r in data.manifest()["tables"]["hands"] if r.endswith("-00000002.parquet")]
+    assert first  # the first ingest's files (version 1 is the empty start)
+    with data.writing():  # replayed hands vanish (their replay rows stay until the next replay)
+        data.commit_parts([], first[:1])
+    results = data.scan("hand_results").collect()
+    replays = {}
+    for per_pass in (10**6, 7, 1):
+        monkeypatch.setattr(archive, "PLAN_HANDS_PER_PASS", per_pass)
+        replays[per_pass] = archive.plan(data)
+    assert replays[7] == replays[1] == replays[10**6]
+    todo, hands, stale, _ = replays[7]
+    keys = set(data.scan("hands").select("game_id", "hand_no").collect().iter_rows())
+    done = set(results.select("game_id", "hand_no").iter_rows())
+    assert hands == len(keys)
+    assert stale == len(keys - done) + len(done - keys)
+    games = {g for gs in todo.values() for g in gs}
+    assert games == {g for g, _ in keys ^ done}
+    assert {g for g, _ in done - keys} and {g for g, _ in keys - done}  # vanished and new
+
+
 def test_rerun_replays_only_new_or_changed_games(tmp_path, logs):
     root = tmp_path / "data"
     ingest([str(logs[0])], root)
