@@ -29,7 +29,6 @@ How the sidebar's player filter applies (the other filters select hands):
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
@@ -39,7 +38,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from dashboards.queries import LOCAL_TIME, Filters, create_views, player_stats
+from dashboards.queries import LOCAL_TIME, Filters, create_views, memory_db, player_stats
 from ingest.partitions import Scope
 from ingest.store import DataDir
 from schemas.rows import records_from_tables
@@ -116,9 +115,7 @@ def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
         raise NoData(how_to_get_data(root))
     scope = scope or Scope()
     version = int(data.manifest()["version"])
-    spill = tempfile.mkdtemp(prefix="mjaudit-duckdb-")
-    con = duckdb.connect(":memory:", config={"temp_directory": spill})
-    con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
+    con = memory_db()
     con.execute("CREATE SCHEMA raw")
     files = create_views(con, data, scope, schema="raw")
     _load_facts(con)
@@ -133,9 +130,8 @@ def index(root: Path | str) -> dict[str, Any]:
     data = DataDir(root)
     if not data.exists():
         raise NoData(how_to_get_data(root))
-    con = duckdb.connect(":memory:")
+    con = memory_db()
     try:
-        con.execute("SET TimeZone = 'UTC'")
         con.execute("CREATE SCHEMA raw")
         create_views(con, data, schema="raw")
         game = _game_column(con)

@@ -4,6 +4,7 @@ under ``ruleset=`` folders and an archive in the older flat layout is upgraded."
 
 from __future__ import annotations
 
+import gc
 import shutil
 from datetime import date
 from pathlib import Path
@@ -376,3 +377,20 @@ def test_flat_layout_is_read_and_upgraded_by_the_next_replay(months: Path, tmp_p
     before = {t: _rels(old, t) for t in REPLAY_TABLES}
     replay_archive(old)  # nothing left to do
     assert {t: _rels(old, t) for t in REPLAY_TABLES} == before
+
+
+def test_readers_bound_duckdb_memory_and_clean_their_spill_folder(months: Path) -> None:
+    """Joins and sorts past MEMORY_LIMIT spill to the connection's own folder (so a
+    reader's memory does not grow with the archive); the folder goes with the connection."""
+    con = connect(months)
+    limit, spill = con.execute(
+        "SELECT current_setting('memory_limit'), current_setting('temp_directory')"
+    ).fetchone()
+    assert limit in ("1.0 GiB", "953.6 MiB") and Path(spill).is_dir()
+    con.execute("SET memory_limit = '64MB'")  # a small limit: the figures stay the same
+    f = Filters(game="mahjong")
+    assert player_stats(con, f).to_dicts() == player_stats(connect(months), f).to_dicts()
+    con.close()
+    del con
+    gc.collect()
+    assert not Path(spill).exists()
