@@ -3,26 +3,30 @@
     python bench/scale.py [--sizes 100000,1000000] [--workers 2] [--workdir bench/out/scale]
 
 For each size N it writes N synthetic hands (``bench/synthlog.py``: full-wall
-``hk-mahjongo`` exhaustive draws, the longest hands there are, ~7.7 KB each), then runs
-each stage in a child process and prints its time, throughput and peak RSS (the child's
-own and its workers'), and finally the growth from the first size to the last: time
-should grow linearly with N and memory stay flat.
+``hk-mahjongo`` exhaustive draws, the longest hands there are, ~7.7 KB each, dated at an
+online table's pace of 400 games of 16 hands a day), in files of at most 1M hands written
+by ``--jobs`` processes, then runs each stage in a child process and prints its time,
+throughput and peak RSS (the child's own and its workers'), and finally the growth from
+the first size to the last: time should grow linearly with N and memory stay flat.
 
 "hands/CPU-s" is hands per second of CPU time of the stage's processes (its workers
-included): the per-core throughput, whatever else the machine was doing.
+included): the per-core throughput, whatever else the machine was doing. MB/s counts
+the JSON Lines bytes, before compression.
 
-Recipe for 10,000,000 hands: ``--sizes 10000000`` needs about 80 GB of disk for the JSON
-Lines input (delete it after ingest) and roughly ten times the 1M figures in time.
+Recipe for 10,000,000 hands: ``--sizes 10000000 --compress`` writes ten zstd files
+(about 10 GB instead of 72 GB of JSON Lines) and takes about an hour on 2 cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,8 +50,8 @@ print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": rss / 1024, **out
 BODIES = {
     "ingest": (
         "from ingest.pipeline import ingest\n"
-        "s = ingest([{log!r}], {data!r})\n"
-        "out = {{'hands': s.hands_added, 'bytes': s.bytes_read}}"
+        "s = ingest({logs!r}, {data!r})\n"
+        "out = {{'hands': s.hands_added}}"
     ),
     "replay": (
         "from replay.archive import replay_archive\n"
@@ -71,6 +75,35 @@ BODIES = {
 STAGES = ("ingest", "replay", "stats", "overview")
 
 
+PART_HANDS = 1_000_000  # hands per generated file (a file stays under ingest's 16 GB limit)
+GAMES_PER_DAY = 400  # an online table's pace: 1M hands span 156 days, 10M four years
+
+
+def generate(workdir: Path, n: int, compress: bool, jobs: int) -> tuple[list[Path], int]:
+    """The files of N synthetic hands (written unless present) and their JSON bytes."""
+    suffix = ".jsonl.zst" if compress else ".jsonl"
+    counts = [min(PART_HANDS, n - start) for start in range(0, n, PART_HANDS)]
+    paths = [workdir / f"synth-{n}-{k:02d}{suffix}" for k in range(len(counts))]
+    sizes = workdir / f"synth-{n}{suffix}.bytes.json"
+    if all(p.exists() for p in paths) and sizes.exists():
+        return paths, int(json.loads(sizes.read_text()))
+    t = time.perf_counter()
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        written = pool.map(
+            write_jsonl,
+            map(str, paths),
+            counts,
+            [n + k for k in range(len(counts))],  # seed: distinct game ids per file
+            [GAMES_PER_DAY] * len(counts),
+        )
+        total = sum(written)
+    sizes.write_text(json.dumps(total))
+    elapsed = time.perf_counter() - t
+    print(f"{n:>9} {'generate':>8} {elapsed:>8.1f} {'':>9} {total / 1e6 / elapsed:>6.1f}")
+    return paths, total
+
+
 def run_stage(name: str, **kw: object) -> dict:
     code = STAGE.format(body=BODIES[name].format(**kw))
     proc = subprocess.run(
@@ -85,6 +118,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out" / "scale")
     ap.add_argument("--keep", action="store_true", help="keep the generated logs")
+    ap.add_argument("--compress", action="store_true", help="write the logs as .jsonl.zst")
+    ap.add_argument("--jobs", type=int, default=2, help="processes writing the logs")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -94,27 +129,21 @@ def main() -> None:
         f"{'CPU s':>7} {'hands/CPU-s':>11}"
     )
     for n in sizes:
-        log = args.workdir / f"synth-{n}.jsonl"
+        logs, size = generate(args.workdir, n, args.compress, args.jobs)
         data = args.workdir / f"data-{n}"
-        if not log.exists():
-            t = time.perf_counter()
-            size = write_jsonl(str(log), n, seed=n)
-            print(
-                f"{n:>9} {'generate':>8} {time.perf_counter() - t:>8.1f} "
-                f"{'':>9} {size / 1e6 / (time.perf_counter() - t):>6.1f}"
-            )
         shutil.rmtree(data, ignore_errors=True)
         for stage in STAGES:
-            r = run_stage(stage, log=str(log), data=str(data), workers=args.workers)
+            r = run_stage(stage, logs=list(map(str, logs)), data=str(data), workers=args.workers)
             rows.append((n, stage, r))
-            mbs = f"{r['bytes'] / 1e6 / r['seconds']:>6.1f}" if "bytes" in r else f"{'':>6}"
+            mbs = f"{size / 1e6 / r['seconds']:>6.1f}" if stage == "ingest" else f"{'':>6}"
             print(
                 f"{n:>9} {stage:>8} {r['seconds']:>8.1f} {n / r['seconds']:>9,.0f} {mbs} "
                 f"{r['peak_mb']:>7.0f}MB {r['cpu']:>7.1f} {n / r['cpu']:>11,.0f}",
                 flush=True,
             )
         if not args.keep:
-            log.unlink()
+            for log in logs:
+                log.unlink()
     if len(sizes) > 1:
         first, last = sizes[0], sizes[-1]
         print(f"\ngrowth from {first:,} to {last:,} hands (x{last / first:g}):")

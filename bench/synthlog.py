@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import msgspec
+import zstandard
 
 from schemas.tiles import PLAYING_TILES
 
@@ -65,24 +66,31 @@ def hand(
     }
 
 
-def records(n_hands: int, seed: int = 1, hands_per_game: int = 16) -> Iterator[dict[str, Any]]:
+def records(
+    n_hands: int, seed: int = 1, hands_per_game: int = 16, games_per_day: int = 3
+) -> Iterator[dict[str, Any]]:
+    """``games_per_day``: 3 is a club table (the default the tests use); the scale
+    benchmark dates its hands at an online table's pace."""
     rng = random.Random(seed)
     base = datetime(2026, 1, 1, 19, 0, tzinfo=timezone(timedelta(hours=7)))
     for i in range(n_hands):
         g, h = divmod(i, hands_per_game)
         if h == 0:
             players = rng.sample(PLAYERS, 4)
-            start = base + timedelta(days=g // 3)
+            start = base + timedelta(days=g // games_per_day)
         yield hand(rng, f"synth-{seed}-{g:06d}", h + 1, players, start)
 
 
-def write_jsonl(path: str, n_hands: int, seed: int = 1) -> int:
-    """Write ``n_hands`` records to ``path``; return the bytes written."""
+def write_jsonl(path: str, n_hands: int, seed: int = 1, games_per_day: int = 3) -> int:
+    """Write ``n_hands`` records to ``path`` (zstd-compressed if it ends in ``.zst``);
+    return the bytes of JSON Lines written (before compression)."""
     enc = msgspec.json.Encoder()
     size = 0
-    with open(path, "wb") as f:
-        for rec in records(n_hands, seed):
-            line = enc.encode(rec) + b"\n"
-            f.write(line)
-            size += len(line)
+    with open(path, "wb") as raw:
+        f = zstandard.ZstdCompressor(level=3).stream_writer(raw) if path.endswith(".zst") else raw
+        with f:
+            for rec in records(n_hands, seed, games_per_day=games_per_day):
+                line = enc.encode(rec) + b"\n"
+                f.write(line)
+                size += len(line)
     return size
