@@ -322,19 +322,21 @@ def replay(
     scheduler: Annotated[
         str | None,
         typer.Option(
-            help="Run the buckets on this Dask scheduler (e.g. tcp://host:8786); its workers "
+            help="Run the replay tasks on this Dask scheduler (e.g. tcp://host:8786); its workers "
             "must see the data folder at the same absolute path.",
         ),
     ] = None,
     cluster: Annotated[
         Cluster | None,
-        typer.Option(help="Run the buckets on a Dask cluster started here: local (--workers N)."),
+        typer.Option(
+            help="Run the replay tasks on a Dask cluster started here: local (--workers N)."
+        ),
     ] = None,
 ) -> None:
     """Replay every ingested hand into the findings, scores, hand_results and fans tables.
 
     Only games with new or changed hands are replayed on a re-run. The tables are the
-    same byte for byte whatever the number of workers, and whether the buckets run in
+    same byte for byte whatever the number of workers, and whether the tasks run in
     local processes or on Dask (--scheduler / --cluster local, needs
     `pip install mahjong-audit\\[distributed]`).
     """
@@ -348,7 +350,7 @@ def replay(
     if scheduler is not None and workers != 1:
         err.print(
             "[red]error:[/red] --workers applies to the local pool and --cluster local; "
-            "with --scheduler the cluster's workers run the buckets"
+            "with --scheduler the cluster's workers run the tasks"
         )
         raise typer.Exit(EXIT_USAGE)
     if not (data / "_manifest.json").exists():
