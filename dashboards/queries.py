@@ -23,9 +23,9 @@ Definitions (per player, over the hands that pass the filters):
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -93,10 +93,12 @@ MEMORY_LIMIT = "1GB"
 
 def memory_db() -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB as every reader opens one: UTC, Parquet footers read once, at
-    most MEMORY_LIMIT of memory, and a spill folder deleted with the connection."""
+    most MEMORY_LIMIT of memory, and a spill folder of its own, removed when the process
+    exits (not with the connection: a cursor of it may still be querying in another
+    dashboard session)."""
     spill = tempfile.mkdtemp(prefix="mjaudit-duckdb-")
     con = duckdb.connect(":memory:", config={"temp_directory": spill, "memory_limit": MEMORY_LIMIT})
-    weakref.finalize(con, shutil.rmtree, spill, True)
+    atexit.register(shutil.rmtree, spill, True)
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
     return con

@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -245,7 +246,8 @@ class DataDir:
             folder = self.root / sub
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{part.stem}-{version:08d}.parquet"
-            tmp = folder / f".{name}.tmp"
+            # Unique: a retried Dask task may still be writing the same file elsewhere.
+            tmp = folder / f".{name}.{uuid.uuid4().hex}.tmp"
             pq.write_table(
                 part.data.cast(self.schemas[part.table]),
                 tmp,

@@ -20,9 +20,10 @@ import gc
 import hashlib
 import multiprocessing
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -378,7 +379,9 @@ def replay_archive(
         if cluster is not None and cluster != "local":
             raise ValueError(f"unknown cluster {cluster!r} (expected 'local')")
         require_dask()
-    data = DataDir(root)
+    # Workers elsewhere need the folder by absolute path (a shared filesystem), and so do
+    # the file lists and spill paths sent to them.
+    data = DataDir(Path(root).resolve() if distributed else root)
     summary = ReplaySummary()
     with data.writing(wait=wait):
         todo, summary.hands, stale, summary.not_supported = plan(data)
@@ -386,8 +389,7 @@ def replay_archive(
         upgrade = {b: [] for b in flat_buckets(data) if b not in todo}
         stale_games = sorted(g for games in todo.values() for g in games)
         cards = cards_digest(data.root)
-        # Workers elsewhere need the folder by absolute path (a shared filesystem).
-        where = str(data.root.resolve()) if distributed else str(data.root)
+        where = str(data.root)
         chunks = [
             (where, games, {n: [str(f) for f in fs] for n, fs in files.items()}, cards)
             for games, files in _chunks(data, stale_games)
@@ -444,11 +446,21 @@ def _runner(workers: int, scheduler: str | None, cluster: str | None) -> Iterato
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
 
         def run(fn: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
-            futures = [pool.submit(fn, *job) for job in jobs]
-            for future in as_completed(futures):
-                yield future.result()
+            # Two tasks per worker in flight, each result let go once taken: the client
+            # never holds more than a few chunks' rows (a finished future keeps its result).
+            queue = iter(jobs)
+            pending = {pool.submit(fn, *job) for job in islice(queue, 2 * workers)}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    for job in islice(queue, 1):
+                        pending.add(pool.submit(fn, *job))
+                    yield future.result()
 
-        yield run
+        try:
+            yield run
+        finally:  # after an error, do not wait for tasks nobody will take
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Spill:

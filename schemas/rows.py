@@ -590,6 +590,10 @@ def _cut_by_hands(
     within = np.arange(events.height, dtype=np.int64) - np.repeat(starts, counts)
     if not np.array_equal(events["event_index"].to_numpy(), within):
         return None
+    if not np.array_equal(
+        events["hand_no"].to_numpy(), np.repeat(hands["hand_no"].to_numpy(), counts)
+    ):
+        return None
     some = counts > 0
     first = pl.Series(starts[some])
     mask = pl.Series(some)

@@ -4,8 +4,9 @@ under ``ruleset=`` folders and an archive in the older flat layout is upgraded."
 
 from __future__ import annotations
 
-import gc
 import shutil
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -381,7 +382,7 @@ def test_flat_layout_is_read_and_upgraded_by_the_next_replay(months: Path, tmp_p
 
 def test_readers_bound_duckdb_memory_and_clean_their_spill_folder(months: Path) -> None:
     """Joins and sorts past MEMORY_LIMIT spill to the connection's own folder (so a
-    reader's memory does not grow with the archive); the folder goes with the connection."""
+    reader's memory does not grow with the archive); the folder goes with the process."""
     con = connect(months)
     limit, spill = con.execute(
         "SELECT current_setting('memory_limit'), current_setting('temp_directory')"
@@ -390,7 +391,10 @@ def test_readers_bound_duckdb_memory_and_clean_their_spill_folder(months: Path) 
     con.execute("SET memory_limit = '64MB'")  # a small limit: the figures stay the same
     f = Filters(game="mahjong")
     assert player_stats(con, f).to_dicts() == player_stats(connect(months), f).to_dicts()
-    con.close()
-    del con
-    gc.collect()
-    assert not Path(spill).exists()
+    code = (
+        "from dashboards.queries import connect\n"
+        f"con = connect({str(months)!r})\n"
+        "print(con.execute(\"SELECT current_setting('temp_directory')\").fetchone()[0])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() and not Path(done.stdout.strip()).exists()
