@@ -39,7 +39,7 @@ from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
-PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins
+PLAN_HANDS_PER_PASS = 2_500_000  # hands whose keys one pass of plan() joins (~400 MB)
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
@@ -324,8 +324,17 @@ def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
     ).collect(engine="streaming")
     n_hands = int(totals["hands"][0])
     # The joins hold their keys in memory (~150 bytes a hand): a large archive is planned
-    # in passes, each over the hands whose key hash falls in its share.
+    # in passes, each over the hands whose key hash falls in its share, reading the hashes
+    # from a copy written once to the work area (not every file of both tables each pass).
     passes = max(1, -(-n_hands // PLAN_HANDS_PER_PASS))
+    if passes > 1:
+        work = data.work_dir("plan")
+        stored.sink_parquet(work / "hands.parquet")
+        done.sink_parquet(work / "done.parquet")
+        stored, done = (
+            pl.scan_parquet(work / "hands.parquet"),
+            pl.scan_parquet(work / "done.parquet"),
+        )
     games: set[str] = set()
     n_stale = 0
     for p in range(passes):
