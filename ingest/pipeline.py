@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from ingest.key_index import KeyIndex
 from ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from ingest.sources import (
     DEFAULT_LIMITS,
@@ -174,7 +175,8 @@ class Ingestor:
         self.batch_bytes = batch_bytes
         self.batch = _Batch()
         self.flushes = 0
-        self.known = _hashed(data.scan("hands")).collect()
+        self.known = KeyIndex()
+        self.known.add(_hashed(data.scan("hands")).collect())
         self.known_quarantine = (
             data.scan("quarantine").select("source_file", "source_line", "raw_hash").collect()
         )
@@ -268,12 +270,8 @@ class Ingestor:
         tables["quarantine"] = self._new_quarantine(tables["quarantine"])
         self.data.commit_parts(partitioned(tables))
         self.summary.hands_added += tables["hands"].num_rows
-        self.known = pl.concat(
-            [self.known, _hashed(pl.from_arrow(tables["hands"]).lazy()).collect()]
-        )
+        self.known.add(_hashed(pl.from_arrow(tables["hands"]).lazy()).collect())
         self.flushes += 1
-        if self.flushes % 32 == 0:  # one chunk per batch slows the joins down; merge them
-            self.known = self.known.rechunk()
         q = tables["quarantine"]
         self.known_quarantine = pl.concat(
             [
@@ -293,21 +291,18 @@ class Ingestor:
             {k: buffers.hand_column(k) for k in ("game_id", "hand_no", "content_hash")},
             schema={"game_id": pl.String, "hand_no": pl.Int32, "content_hash": pl.String},
         ).with_row_index("row")
-        previous = (
-            frame.lazy()
-            .with_columns(*KEY_HASHES, *CONTENT_HASHES)
-            .join(self.known.lazy(), on=["k1", "k2"], how="left", suffix="_known")
-            .sort("row")
-            .collect()
+        hashed = frame.with_columns(*KEY_HASHES, *CONTENT_HASHES)
+        found, known_c1, known_c2 = self.known.lookup(
+            hashed["k1"].to_numpy(), hashed["k2"].to_numpy()
         )
+        stored = zip(found.tolist(), known_c1.tolist(), known_c2.tolist(), strict=True)
         keep: list[bool] = []
         seen: dict[tuple[str, int], tuple[int, int]] = {}
-        for row, game_id, hand_no, c1, c2, k1, k2 in previous.select(
-            "row", "game_id", "hand_no", "c1", "c2", "c1_known", "c2_known"
-        ).iter_rows():
+        rows = hashed.select("row", "game_id", "hand_no", "c1", "c2").iter_rows()
+        for (row, game_id, hand_no, c1, c2), (found, k1, k2) in zip(rows, stored, strict=True):
             key = (game_id, hand_no)
             digest = (c1, c2)
-            prior = (k1, k2) if k1 is not None else seen.get(key)
+            prior = (k1, k2) if found else seen.get(key)
             if prior is None:
                 seen[key] = digest
                 keep.append(True)

@@ -1,0 +1,62 @@
+"""The de-duplication index of stored hands: key hash -> content hash, in sorted runs.
+
+Every ingest batch looks its hands' keys up among all stored hands'. A join against every
+stored key per batch costs time in the size of the archive (73 ms a batch at 5M stored
+hands), so a 10M-hand ingest grew with the square of its size. This index keeps sorted
+runs of (k1, k2, c1, c2), two 64-bit hashes of each hand's key and two of its content
+(see ``ingest.pipeline``): a batch adds a run, runs of similar size are merged (a
+log-structured merge, so each hand is re-sorted about log2(archive / batch) times), and a
+lookup is one binary search per run. 32 bytes a hand, as before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+COLUMNS = ("k1", "k2", "c1", "c2")
+Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; by (k1, k2)
+
+
+def _sorted(k1: np.ndarray, k2: np.ndarray, c1: np.ndarray, c2: np.ndarray) -> Run:
+    order = np.lexsort((k2, k1))  # by k1, then k2
+    return k1[order], k2[order], c1[order], c2[order]
+
+
+class KeyIndex:
+    """(k1, k2) -> (c1, c2) of the stored hands."""
+
+    def __init__(self) -> None:
+        self.runs: list[Run] = []  # sizes decreasing
+
+    def __len__(self) -> int:
+        return sum(len(run[0]) for run in self.runs)
+
+    def add(self, hashes: pl.DataFrame) -> None:
+        """Add hands not in the index yet (a frame with columns k1, k2, c1, c2)."""
+        if not hashes.height:
+            return
+        columns = [hashes[name].cast(pl.UInt64).to_numpy() for name in COLUMNS]
+        self.runs.append(_sorted(*columns))
+        while len(self.runs) > 1 and len(self.runs[-2][0]) <= 2 * len(self.runs[-1][0]):
+            newer, older = self.runs.pop(), self.runs.pop()
+            merged = (np.concatenate([a, b]) for a, b in zip(older, newer, strict=True))
+            self.runs.append(_sorted(*merged))
+
+    def lookup(self, k1: np.ndarray, k2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each key: whether it is stored, and its content hashes (0 where it is not)."""
+        n = len(k1)
+        found = np.zeros(n, dtype=bool)
+        c1 = np.zeros(n, dtype=np.uint64)
+        c2 = np.zeros(n, dtype=np.uint64)
+        for run_k1, run_k2, run_c1, run_c2 in self.runs:
+            lo = np.searchsorted(run_k1, k1, side="left")
+            hi = np.searchsorted(run_k1, k1, side="right")
+            one = np.flatnonzero(hi - lo == 1)  # the usual case: k1 alone finds the row
+            hit = one[run_k2[lo[one]] == k2[one]]
+            found[hit], c1[hit], c2[hit] = True, run_c1[lo[hit]], run_c2[lo[hit]]
+            for i in np.flatnonzero(hi - lo > 1):  # keys sharing a k1 (a 64-bit collision)
+                for j in range(lo[i], hi[i]):
+                    if run_k2[j] == k2[i]:
+                        found[i], c1[i], c2[i] = True, run_c1[j], run_c2[j]
+        return found, c1, c2

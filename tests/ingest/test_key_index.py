@@ -1,0 +1,55 @@
+"""The de-duplication index (ingest/key_index.py) answers as a dict of every added key
+would, whatever the order and sizes of the batches, and for keys sharing a k1."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ingest.key_index import KeyIndex
+
+U64 = st.integers(0, 2**64 - 1)
+SMALL = st.integers(0, 5)  # few distinct k1: keys that share one (64-bit collisions)
+
+
+def _frame(rows: list[tuple[int, int, int, int]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema={n: pl.UInt64 for n in ("k1", "k2", "c1", "c2")}, orient="row")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    batches=st.lists(st.lists(st.tuples(SMALL | U64, U64, U64, U64), max_size=40), max_size=12),
+    probes=st.lists(st.tuples(SMALL | U64, U64), max_size=30),
+)
+def test_lookup_is_a_dict_of_every_added_key(batches, probes) -> None:
+    index, expected = KeyIndex(), {}
+    for batch in batches:
+        fresh = {}
+        for k1, k2, c1, c2 in batch:
+            if (k1, k2) not in expected and (k1, k2) not in fresh:  # ingest adds new keys only
+                fresh[(k1, k2)] = (c1, c2)
+        index.add(_frame([(*k, *c) for k, c in fresh.items()]))
+        expected.update(fresh)
+    assert len(index) == len(expected)
+    assert all(np.all(run[0][:-1] <= run[0][1:]) for run in index.runs)
+    keys = probes + list(expected)[:20]
+    found, c1, c2 = index.lookup(
+        np.array([k for k, _ in keys], dtype=np.uint64),
+        np.array([k for _, k in keys], dtype=np.uint64),
+    )
+    for key, hit, a, b in zip(keys, found.tolist(), c1.tolist(), c2.tolist(), strict=True):
+        assert hit == (key in expected)
+        assert (a, b) == (expected[key] if hit else (0, 0))
+
+
+def test_runs_stay_few_as_batches_pile_up() -> None:
+    """Runs of similar size merge, so a lookup searches about log2(stored / batch) runs."""
+    index = KeyIndex()
+    rng = np.random.default_rng(7)
+    for _ in range(256):
+        keys = rng.integers(0, 2**63, size=(100, 4), dtype=np.uint64)
+        index.add(_frame([tuple(map(int, row)) for row in keys]))
+    assert len(index) == 25_600
+    assert len(index.runs) <= 9
