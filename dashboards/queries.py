@@ -101,6 +101,7 @@ def memory_db() -> duckdb.DuckDBPyConnection:
     atexit.register(shutil.rmtree, spill, True)
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
+    con.execute("SET enable_progress_bar = false")  # a long query drew one on stdout
     return con
 
 

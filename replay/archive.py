@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +40,7 @@ from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 2_500_000  # hands whose keys one pass of plan() joins (~400 MB)
+FRESH_WORKERS_HANDS = 2_000_000  # archives above this write buckets in fresh workers
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
@@ -241,37 +242,58 @@ def replay_chunk(root: str, games: list[str], files: dict[str, list[str]], cards
     return {b: rows[b].tables() for b in sorted(rows)}
 
 
-def bucket_tables(
-    root: str, bucket: int, games: list[str], fresh: dict[str, list[str]] | None = None
-) -> dict[str, pa.Table]:
-    """The bucket's complete output: its stored rows without ``games``, plus the rows
-    replayed for them (``fresh``: Arrow IPC files per table, see :class:`_Spill`), in
-    key order."""
+def bucket_table(
+    data: DataDir, bucket: int, name: str, games: list[str], fresh: Sequence[str] = ()
+) -> pa.Table:
+    """One table of the bucket's complete output: its stored rows without ``games``, plus
+    the rows replayed for them (``fresh``: Arrow IPC files, see :class:`_Spill`), in key
+    order."""
+    schema = REPLAY_TABLES[name]
+    parts = [pa.ipc.open_file(path).read_all() for path in fresh]
+    new = pl.from_arrow(pa.concat_tables(parts) if parts else schema.empty_table())
+    del parts
+    files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
+    old = (
+        pl.scan_parquet(files, glob=False).filter(pl.col("game_id").is_in(games).not_()).collect()
+        if files
+        else new.clear()
+    )
+    merged = pl.concat([old, new], how="vertical_relaxed")
+    del old, new
+    return merged.sort(_SORT[name], nulls_last=True).to_arrow().cast(schema)
+
+
+def bucket_tables(root: str, bucket: int, games: list[str]) -> dict[str, pa.Table]:
+    """Every table of the bucket without ``games`` (the rows the next replay carries over)."""
     data = DataDir(root)
-    out: dict[str, pa.Table] = {}
-    for name, schema in REPLAY_TABLES.items():
-        parts = [pa.ipc.open_file(path).read_all() for path in (fresh or {}).get(name, [])]
-        new = pl.from_arrow(pa.concat_tables(parts) if parts else schema.empty_table())
-        files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
-        old = (
-            pl.scan_parquet(files, glob=False)
-            .filter(pl.col("game_id").is_in(games).not_())
-            .collect()
-            if files
-            else new.clear()
-        )
-        merged = pl.concat([old, new], how="vertical_relaxed").sort(_SORT[name], nulls_last=True)
-        out[name] = merged.to_arrow().cast(schema)
-    return out
+    return {name: bucket_table(data, bucket, name, games) for name in REPLAY_TABLES}
 
 
 def finish_bucket(
     root: str, bucket: int, games: list[str], fresh: dict[str, list[str]]
 ) -> list[tuple[str, str]]:
     """Write the bucket's new files (one per table and ruleset), uncommitted: a worker's
-    task after every chunk is replayed. Returns the files written (``stage_parts``)."""
+    task after every chunk is replayed. Returns the files written (``stage_parts``).
+
+    A table at a time, each let go once written: a bucket of a 10M-hand archive holds 5M
+    score rows, and all four tables at once (with their copies) peaked at 2.3 GB."""
     data = DataDir(root)
-    return data.stage_parts(bucket_parts(bucket, bucket_tables(root, bucket, games, fresh)))
+    written: list[tuple[str, str]] = []
+    rulesets: pl.DataFrame | None = None
+    for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):
+        table = bucket_table(data, bucket, name, games, fresh.get(name, []))
+        if rulesets is None:  # hand_results: a row per hand of the bucket, with its ruleset
+            frame = pl.from_arrow(table.select([*KEY, "ruleset"]))
+            assert isinstance(frame, pl.DataFrame)
+            rulesets = frame
+        parts = [
+            Part(name, rows, f"bucket-{bucket:02d}", folder)
+            for folder, rows in _by_ruleset(table, rulesets)
+        ]
+        del table
+        written += data.stage_parts(parts)
+        del parts
+    return written
 
 
 @contextmanager
@@ -407,16 +429,28 @@ def replay_archive(
         on_total(len(chunks) + len(buckets))
         spill = _Spill(data.work_dir("replay"))
         staged = _Staged(data)
+
+        def write_buckets(run: Runner) -> None:
+            jobs = [(where, b, games, spill.files(b)) for b, games in buckets]
+            for written in run(finish_bucket, jobs):
+                staged.written.extend(written)
+                on_task(1)
+
+        # A bucket task sorts one table of its bucket in memory; in a large archive it gets
+        # fresh workers, as a heap grown by replaying chunks adds to that peak (at 10M
+        # hands, over 2 GB). A small one keeps the workers (starting two costs ~1 s).
+        fresh_workers = summary.hands > FRESH_WORKERS_HANDS
         with _runner(workers, scheduler, cluster) if chunks or buckets else _idle() as run:
             for fresh in run(replay_chunk, chunks):
                 spill.add(fresh)
                 summary.replayed += sum(t["hand_results"].num_rows for t in fresh.values())
                 on_task(1)
             spill.close()
-            jobs = [(where, b, games, spill.files(b)) for b, games in buckets]
-            for written in run(finish_bucket, jobs):
-                staged.written.extend(written)
-                on_task(1)
+            if not fresh_workers:
+                write_buckets(run)
+        if fresh_workers:
+            with _runner(workers, scheduler, cluster) if buckets else _idle() as run:
+                write_buckets(run)
         for b, _ in buckets:
             staged.replace(b)
         staged.commit()
@@ -544,20 +578,11 @@ def _by_ruleset(table: pa.Table, rulesets: pl.DataFrame) -> list[tuple[str, pa.T
         ]
     if labels.null_count():
         raise ValueError("replay rows without a ruleset: the bucket's tables disagree")
+    if labels.n_unique() == 1:  # one ruleset (the usual bucket): no copy of the rows
+        return [(f"ruleset={labels[0]}", table)] if len(labels) else []
     return [
         (f"ruleset={ruleset}", table.filter((labels == ruleset).to_arrow()))
         for ruleset in sorted(labels.unique().to_list())
-    ]
-
-
-def bucket_parts(b: int, tables: dict[str, pa.Table]) -> list[Part]:
-    """A bucket's output as files: one per table and ruleset, ``TABLE/ruleset=<id>/bucket-NN``."""
-    rulesets = pl.from_arrow(tables["hand_results"].select([*KEY, "ruleset"]))
-    assert isinstance(rulesets, pl.DataFrame)
-    return [
-        Part(name, rows, f"bucket-{b:02d}", folder)
-        for name in REPLAY_TABLES
-        for folder, rows in _by_ruleset(tables[name], rulesets)
     ]
 
 

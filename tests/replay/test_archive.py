@@ -56,6 +56,7 @@ def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monke
     ingest([str(p) for p in logs], many)
     replay_archive(one, workers=1)
     monkeypatch.setattr(archive, "CHUNK_GAMES", 1)
+    monkeypatch.setattr(archive, "FRESH_WORKERS_HANDS", 10)  # buckets in a second pool
     tasks: list[int] = []
     summary = replay_archive(many, workers=2, on_total=tasks.append)
     assert summary.replayed == 64 and tasks[0] > summary.buckets + 3  # 4+ chunks, then buckets
