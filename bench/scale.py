@@ -14,7 +14,7 @@ included): the per-core throughput, whatever else the machine was doing. MB/s co
 the JSON Lines bytes, before compression.
 
 Recipe for 10,000,000 hands: ``--sizes 10000000 --compress`` writes ten zstd files
-(about 10 GB instead of 72 GB of JSON Lines) and takes about an hour on 2 cores.
+(about 8 GB instead of 72 GB of JSON Lines) and takes about an hour on 2 cores.
 """
 
 from __future__ import annotations
