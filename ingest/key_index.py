@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 COLUMNS = ("k1", "k2", "c1", "c2")
+MAX_RUN = 4_000_000  # rows of the largest run a merge makes (~130 MB, ~350 MB while merging)
 Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; by (k1, k2)
 
 
@@ -27,21 +28,28 @@ class KeyIndex:
     """(k1, k2) -> (c1, c2) of the stored hands."""
 
     def __init__(self) -> None:
-        self.runs: list[Run] = []  # sizes decreasing
+        self.runs: list[Run] = []  # newest last
 
     def __len__(self) -> int:
         return sum(len(run[0]) for run in self.runs)
 
     def add(self, hashes: pl.DataFrame) -> None:
         """Add hands not in the index yet (a frame with columns k1, k2, c1, c2)."""
-        if not hashes.height:
-            return
-        columns = [hashes[name].cast(pl.UInt64).to_numpy() for name in COLUMNS]
-        self.runs.append(_sorted(*columns))
-        while len(self.runs) > 1 and len(self.runs[-2][0]) <= 2 * len(self.runs[-1][0]):
-            newer, older = self.runs.pop(), self.runs.pop()
-            merged = (np.concatenate([a, b]) for a, b in zip(older, newer, strict=True))
-            self.runs.append(_sorted(*merged))
+        for start in range(0, hashes.height, MAX_RUN):
+            part = hashes.slice(start, MAX_RUN)
+            self.runs.append(_sorted(*(part[name].cast(pl.UInt64).to_numpy() for name in COLUMNS)))
+            self._merge()
+
+    def _merge(self) -> None:
+        """Merge the newest runs while they are of similar size, up to MAX_RUN rows: past
+        that a run stays as it is (a merge copies both runs, so its cost in memory stays
+        bounded; a lookup searches one more run)."""
+        while len(self.runs) > 1:
+            older, newer = len(self.runs[-2][0]), len(self.runs[-1][0])
+            if older > 2 * newer or older + newer > MAX_RUN:
+                return
+            b, a = self.runs.pop(), self.runs.pop()
+            self.runs.append(_sorted(*(np.concatenate(pair) for pair in zip(a, b, strict=True))))
 
     def lookup(self, k1: np.ndarray, k2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each key: whether it is stored, and its content hashes (0 where it is not)."""

@@ -53,3 +53,18 @@ def test_runs_stay_few_as_batches_pile_up() -> None:
         index.add(_frame([tuple(map(int, row)) for row in keys]))
     assert len(index) == 25_600
     assert len(index.runs) <= 9
+
+
+def test_runs_stop_growing_at_the_merge_cap(monkeypatch) -> None:
+    """Past MAX_RUN rows runs are no longer merged (bounded memory while merging), and a
+    large frame (the stored keys at start) is added as runs of at most MAX_RUN."""
+    monkeypatch.setattr("ingest.key_index.MAX_RUN", 1000)
+    index = KeyIndex()
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 2**63, size=(2500, 4), dtype=np.uint64)
+    index.add(_frame([tuple(map(int, row)) for row in keys[:2300]]))
+    for row in keys[2300:]:
+        index.add(_frame([tuple(map(int, row))]))
+    assert len(index) == 2500 and max(len(run[0]) for run in index.runs) <= 1000
+    found, c1, _ = index.lookup(keys[:, 0].copy(), keys[:, 1].copy())
+    assert found.all() and (c1 == keys[:, 2]).all()
