@@ -14,6 +14,16 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+# Two 64-bit hashes of each hand's key and two of its content hash, rather than the
+# strings: a false match needs a 128-bit collision. Polars' hash is only stable within one
+# process, which is all this needs (the index is rebuilt from the stored keys at every run;
+# the replay plan hashes both sides it compares in one process).
+_KEY = pl.struct(pl.col("game_id").cast(pl.String), pl.col("hand_no").cast(pl.Int64))
+KEY_HASHES = [_KEY.hash(0x6D6A).alias("k1"), _KEY.hash(0x6175).alias("k2")]
+CONTENT_HASHES = [
+    pl.col("content_hash").hash(0x6D6A).alias("c1"),
+    pl.col("content_hash").hash(0x6175).alias("c2"),
+]
 COLUMNS = ("k1", "k2", "c1", "c2")
 MAX_RUN = 4_000_000  # rows of the largest run a merge makes (~130 MB, ~350 MB while merging)
 Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; by (k1, k2)

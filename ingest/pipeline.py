@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from ingest.key_index import KeyIndex
+from ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
 from ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from ingest.sources import (
     DEFAULT_LIMITS,
@@ -142,19 +142,6 @@ class _Batch:
     buffers: RowBuffers = field(default_factory=RowBuffers)
     raws: list[tuple[str, int, bytes]] = field(default_factory=list)  # per hand row
     nbytes: int = 0
-
-
-# The keys already stored, for de-duplication, as four 64-bit hashes per hand (of the key
-# and of the content hash) rather than strings: 32 bytes a hand, so an ingest into a
-# 10-million-hand archive holds ~320 MB for it. Two independent hashes each: a false
-# match needs a 128-bit collision. Polars' hash is only stable within one process, which
-# is all this needs (the index is rebuilt from the stored keys at every run).
-_KEY = pl.struct(pl.col("game_id").cast(pl.String), pl.col("hand_no").cast(pl.Int64))
-KEY_HASHES = [_KEY.hash(0x6D6A).alias("k1"), _KEY.hash(0x6175).alias("k2")]
-CONTENT_HASHES = [
-    pl.col("content_hash").hash(0x6D6A).alias("c1"),
-    pl.col("content_hash").hash(0x6175).alias("c2"),
-]
 
 
 def _hashed(hands: pl.LazyFrame) -> pl.LazyFrame:

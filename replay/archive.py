@@ -30,7 +30,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from ingest.pipeline import CONTENT_HASHES, KEY_HASHES
+from ingest.key_index import CONTENT_HASHES, KEY_HASHES
 from ingest.store import DataDir, Part
 from replay.american.card import cards_digest, register_folder
 from replay.engine import REGISTRY, replay_games
@@ -261,12 +261,6 @@ def bucket_table(
     merged = pl.concat([old, new], how="vertical_relaxed")
     del old, new
     return merged.sort(_SORT[name], nulls_last=True).to_arrow().cast(schema)
-
-
-def bucket_tables(root: str, bucket: int, games: list[str]) -> dict[str, pa.Table]:
-    """Every table of the bucket without ``games`` (the rows the next replay carries over)."""
-    data = DataDir(root)
-    return {name: bucket_table(data, bucket, name, games) for name in REPLAY_TABLES}
 
 
 def finish_bucket(

@@ -23,7 +23,7 @@ from ingest.partitions import Scope, game_of, prune, segments
 from ingest.pipeline import ingest
 from ingest.store import DataDir, Part
 from mjaudit.cli import app
-from replay.archive import bucket_tables, flat_buckets, replay_archive
+from replay.archive import bucket_table, flat_buckets, replay_archive
 from schemas.tables import REPLAY_TABLES
 from tests.dashboards.archive import sitting
 
@@ -338,7 +338,8 @@ def _flatten(root: Path) -> None:
     )
     parts, remove = [], []
     for b in buckets:
-        tables = bucket_tables(str(root), b, [])  # carries every game of the bucket over
+        # every game of the bucket carried over
+        tables = {name: bucket_table(data, b, name, []) for name in REPLAY_TABLES}
         for name in REPLAY_TABLES:
             parts.append(Part(name, tables[name], f"bucket-{b:02d}"))
             remove += [r for r in manifest[name] if Path(r).name.startswith(f"bucket-{b:02d}-")]
