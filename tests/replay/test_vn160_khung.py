@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from vn160_brute import brute_splits
 
 from replay.counts import N_KINDS, ORPHANS, parse, tile, to_counts
 from replay.decompose import decompose, is_complete
@@ -286,36 +287,6 @@ OPTION_SETS = (
     {"ru_domain": "any_tile", "phinh_pair_rule": "no_honour_pair"},
     {"u_xuyen_self_draw_only": False, "khong_khung_counts_declared": True},
 )
-
-
-def brute_splits(c) -> set:  # type: ignore[no-untyped-def]
-    """Every (pair, chows, pungs) split of a count vector, by plain recursion on the lowest
-    kind (independent of the shared decomposition tables; any number of copies)."""
-    out = set()
-
-    def walk(c, pair, chows, pungs):  # type: ignore[no-untyped-def]
-        i = next((k for k in range(34) if c[k]), -1)
-        if i < 0:
-            if pair >= 0:
-                out.add((pair, tuple(sorted(chows)), tuple(sorted(pungs))))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            walk(c, pair, chows, [*pungs, i])
-            c[i] += 3
-        if pair < 0 and c[i] >= 2:
-            c[i] -= 2
-            walk(c, i, chows, pungs)
-            c[i] += 2
-        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-            for d in range(3):
-                c[i + d] -= 1
-            walk(c, pair, [*chows, i], pungs)
-            for d in range(3):
-                c[i + d] += 1
-
-    walk(list(c), -1, [], [])
-    return out
 
 
 def brute_best(ctx: VNWin, opts) -> int | None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from logbuilder import Hand, clean, serious
+from vn160_brute import brute_splits
 
 from replay.hk.patterns import WinSource
 from replay.melds import Meld, MeldKind
@@ -357,35 +358,6 @@ DOMAINS = {  # §1.2, written out here rather than taken from the engine
 }
 
 
-def splits(c: list[int]) -> set[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-    """Every (pair, chows, pungs) split of a count vector, plain recursion, any copies."""
-    out: set[tuple[int, tuple[int, ...], tuple[int, ...]]] = set()
-
-    def walk(pair: int, chows: tuple[int, ...], pungs: tuple[int, ...]) -> None:
-        i = next((k for k in range(34) if c[k]), -1)
-        if i < 0:
-            if pair >= 0:
-                out.add((pair, tuple(sorted(chows)), tuple(sorted(pungs))))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            walk(pair, chows, (*pungs, i))
-            c[i] += 3
-        if pair < 0 and c[i] >= 2:
-            c[i] -= 2
-            walk(i, chows, pungs)
-            c[i] += 2
-        if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-            for d in range(3):
-                c[i + d] -= 1
-            walk(pair, (*chows, i), pungs)
-            for d in range(3):
-                c[i + d] += 1
-
-    walk(-1, (), ())
-    return out
-
-
 def brute_completions(nat: tuple[int, ...], khung: list[str], n_melds: int) -> set:  # type: ignore[type-arg]
     partial = {nat}
     for k in khung:
@@ -398,7 +370,7 @@ def brute_completions(nat: tuple[int, ...], khung: list[str], n_melds: int) -> s
             continue
         orphans = n_melds == 0 and all(c[o] >= 1 for o in ORPHANS) and sum(c) == 14
         orphans = orphans and all(c[x] == 0 for x in range(34) if x not in ORPHANS)
-        if splits(list(c)) or orphans:
+        if brute_splits(c) or orphans:
             out.add(c)
     return out
 
@@ -453,5 +425,5 @@ def test_uncapped_completions_match_brute_force(h) -> None:  # type: ignore[no-u
             for d in _decompose(comp, n_melds)
             if d.structure.value == "standard"
         }
-        want = {s for s in splits(list(comp)) if len(s[1]) + len(s[2]) == 4 - n_melds}
+        want = {s for s in brute_splits(comp) if len(s[1]) + len(s[2]) == 4 - n_melds}
         assert mine == want
