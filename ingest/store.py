@@ -40,6 +40,7 @@ CATALOG = "catalog.duckdb"
 LOCK = ".mjaudit.lock"
 WORK = ".work"  # scratch space of the writer holding the lock (e.g. the replay's spill)
 LAYOUT = "mjdata/1"
+ROW_GROUP_ROWS = 128 * 1024
 CATALOG_EVERY = 30.0  # seconds between catalog rebuilds during one writing command
 
 
@@ -92,6 +93,54 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.fsync(f.fileno())
     os.replace(tmp, path)
     _fsync_dir(path.parent)
+
+
+class PartWriter:
+    """One new Parquet file, given its rows in pieces, in order.
+
+    Rows are cut into row groups of ROW_GROUP_ROWS whatever the pieces were, so the file's
+    bytes are the same however its rows were split (written in one piece or many)."""
+
+    def __init__(
+        self, root: Path, table: str, schema: pa.Schema, stem: str, partition: str, version: int
+    ) -> None:
+        self.table, self.schema = table, schema
+        sub = f"{table}/{partition}" if partition else table
+        self.folder = root / sub
+        self.folder.mkdir(parents=True, exist_ok=True)
+        name = f"{stem}-{version:08d}.parquet"
+        self.rel = f"{sub}/{name}"
+        # Unique: a retried Dask task may still be writing the same file elsewhere.
+        self.tmp = self.folder / f".{name}.{uuid.uuid4().hex}.tmp"
+        self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        self.pending: list[pa.Table] = []
+        self.n_pending = 0
+        self.n_written = 0
+
+    def write(self, rows: pa.Table) -> None:
+        self.pending.append(rows.cast(self.schema))
+        self.n_pending += rows.num_rows
+        while self.n_pending >= ROW_GROUP_ROWS:
+            self._flush(ROW_GROUP_ROWS)
+
+    def _flush(self, n: int) -> None:
+        rows = pa.concat_tables(self.pending)
+        # One chunk per column: page boundaries would otherwise follow the pieces.
+        self.writer.write_table(rows.slice(0, n).combine_chunks(), row_group_size=ROW_GROUP_ROWS)
+        rest = rows.slice(n)
+        self.pending, self.n_pending = [rest], rest.num_rows
+        self.n_written += n
+
+    def close(self) -> tuple[str, str]:
+        """Finish the file (durably, under its final name); returns (table, path)."""
+        if self.n_pending or not self.n_written:  # an empty table still gets its row group
+            self.pending = self.pending or [self.schema.empty_table()]
+            self._flush(self.n_pending)
+        self.writer.close()
+        with open(self.tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(self.tmp, self.folder / Path(self.rel).name)
+        return self.table, self.rel
 
 
 class DataDir:
@@ -249,23 +298,19 @@ class DataDir:
         version = self.manifest()["version"] + 1
         written: list[tuple[str, str]] = []
         for part in parts:
-            sub = f"{part.table}/{part.partition}" if part.partition else part.table
-            folder = self.root / sub
-            folder.mkdir(parents=True, exist_ok=True)
-            name = f"{part.stem}-{version:08d}.parquet"
-            # Unique: a retried Dask task may still be writing the same file elsewhere.
-            tmp = folder / f".{name}.{uuid.uuid4().hex}.tmp"
-            pq.write_table(
-                part.data.cast(self.schemas[part.table]),
-                tmp,
-                compression="zstd",
-                row_group_size=128 * 1024,
-            )
-            with open(tmp, "rb+") as f:
-                os.fsync(f.fileno())
-            os.replace(tmp, folder / name)
-            written.append((part.table, f"{sub}/{name}"))
+            writer = self.part_writer(part.table, part.stem, part.partition, version)
+            writer.write(part.data)
+            written.append(writer.close())
         return written
+
+    def part_writer(
+        self, table: str, stem: str = "part", partition: str = "", version: int | None = None
+    ) -> PartWriter:
+        """A file of the next commit (``version``, default the next one) written in pieces,
+        for rows too many to hold at once; staged like :meth:`stage_parts`."""
+        if version is None:
+            version = self.manifest()["version"] + 1
+        return PartWriter(self.root, table, self.schemas[table], stem, partition, version)
 
     def commit_staged(self, written: Iterable[tuple[str, str]], remove: Iterable[str] = ()) -> int:
         """Add the files of :meth:`stage_parts` and drop ``remove``, in one atomic step."""

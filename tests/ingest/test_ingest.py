@@ -11,7 +11,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 import pytest
 import zstandard
 from ingest_helpers import (
@@ -29,7 +28,7 @@ from typer.testing import CliRunner
 from bench.synthlog import records as synth_records
 from ingest.pipeline import ingest
 from ingest.sources import NoInput
-from ingest.store import DataDir, DataDirBusy
+from ingest.store import DataDir, DataDirBusy, PartWriter
 from mjaudit.cli import app
 from schemas.records import parse_record
 
@@ -504,30 +503,27 @@ def test_crash_between_batches_keeps_committed_batches_and_rerun_completes(
 def test_crash_inside_a_commit_leaves_the_previous_version_readable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """write_table fails after the batch's events and hands files are written."""
+    """Writing a file fails after the batch's events and hands files are written."""
     recs = small(4)
     bad = b'{"format": "mjlog/1", "game_id": "g1", "hand_no": 99}'
     lines = [line(recs[0]), line(recs[1]), bad, line(recs[2]), line(recs[3])]
     log = write_lines(tmp_path / "night.jsonl", lines)
     data = tmp_path / "data"
-    real_write = pq.write_table
+    real_close = PartWriter.close
     written: list[str] = []
 
-    def failing_write(table: Any, where: Any, *args: Any, **kwargs: Any) -> None:
-        # the table's folder (files of a batch sit in ruleset=/month= partition folders)
-        rel = Path(where).relative_to(data).parts
-        name = rel[0]
-        if table.num_rows:
-            written.append(name)
-            if name == "recorded_results" and written.count(name) == 2:
+    def failing_close(writer: PartWriter) -> tuple[str, str]:
+        if writer.n_pending or writer.n_written:
+            written.append(writer.table)
+            if writer.table == "recorded_results" and written.count(writer.table) == 2:
                 raise OSError("simulated disk failure")
-        real_write(table, where, *args, **kwargs)
+        return real_close(writer)
 
-    monkeypatch.setattr(pq, "write_table", failing_write)
+    monkeypatch.setattr(PartWriter, "close", failing_close)
     batch = len(line(recs[0])) + len(line(recs[1]))  # records 1-2, then bad + 3-4
     with pytest.raises(OSError, match="simulated disk failure"):
         ingest([str(log)], data, batch_bytes=batch)
-    monkeypatch.setattr(pq, "write_table", real_write)
+    monkeypatch.setattr(PartWriter, "close", real_close)
     # the second batch got as far as its hands, seats and events files
     assert written[-4:] == ["hands", "seats", "events", "recorded_results"]
 

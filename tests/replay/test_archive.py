@@ -7,10 +7,13 @@ import shutil
 from pathlib import Path
 
 import msgspec
+import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 from bench.synthlog import records, write_jsonl
+from ingest import store
 from ingest.pipeline import ingest
 from ingest.store import DataDir
 from mjaudit.cli import app
@@ -192,3 +195,30 @@ def test_cli_check_exit_codes_and_json(tmp_path, logs):
     assert "BAD_JSON" in flagged.output
     assert runner.invoke(app, ["check", str(tmp_path / "missing.jsonl")]).exit_code == 2
     assert runner.invoke(app, ["check", "--option", "nonsense", str(logs[1])]).exit_code == 2
+
+
+def test_bucket_files_do_not_depend_on_how_their_games_are_cut(tmp_path, logs, monkeypatch):
+    """A bucket task sorts and writes a range of games at a time (RANGE_HANDS), each file
+    row group by row group: one range per bucket or one per game give the same bytes, in
+    a first replay and in a re-run that carries stored rows over."""
+    monkeypatch.setattr(store, "ROW_GROUP_ROWS", 5)  # row groups straddle the ranges
+    outputs = []
+    for range_hands in (10**6, 1):
+        monkeypatch.setattr(archive, "RANGE_HANDS", range_hands)
+        root = tmp_path / f"ranges-{range_hands}"
+        ingest([str(logs[0])], root)
+        replay_archive(root)
+        first = _replay_bytes(root)
+        ingest([str(logs[1])], root)
+        assert replay_archive(root).replayed == 24
+        outputs.append((first, _replay_bytes(root)))
+    assert outputs[0] == outputs[1]
+    groups = [pq.ParquetFile(f).num_row_groups for f in DataDir(root).files("scores")]
+    assert max(groups) > 2
+
+
+def test_game_ranges_cover_every_game_and_cap_the_hands():
+    counts = pl.DataFrame({"game_id": ["a", "b", "c", "d", "e"], "len": [3, 3, 9, 1, 1]})
+    assert archive.game_ranges(counts, 6) == [(None, "c"), ("c", "d"), ("d", None)]
+    assert archive.game_ranges(counts, 100) == [(None, None)]
+    assert archive.game_ranges(counts.clear(), 6) == [(None, None)]
