@@ -7,9 +7,16 @@ runs of (k1, k2, c1, c2), two 64-bit hashes of each hand's key and two of its co
 (see ``ingest.pipeline``): a batch adds a run, runs of similar size are merged (a
 log-structured merge, so each hand is re-sorted about log2(archive / batch) times), and a
 lookup is one binary search per run. 32 bytes a hand, as before.
+
+Given a folder, runs of SPILL_ROWS or more are written there and memory-mapped only during
+a lookup, so the process holds at most a few small runs and the pages one batch's binary
+searches touch, whatever the size of the archive (in memory, 10M hands took 320 MB).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -26,6 +33,8 @@ CONTENT_HASHES = [
 ]
 COLUMNS = ("k1", "k2", "c1", "c2")
 MAX_RUN = 4_000_000  # rows of the largest run a merge makes (~130 MB, ~350 MB while merging)
+SPILL_ROWS = 1_000_000  # runs this long are kept on disk, when the index has a folder
+LOAD_ROWS = 2_000_000  # rows sorted at once when loading the stored keys (add_all)
 Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; by (k1, k2)
 
 
@@ -34,14 +43,33 @@ def _sorted(k1: np.ndarray, k2: np.ndarray, c1: np.ndarray, c2: np.ndarray) -> R
     return k1[order], k2[order], c1[order], c2[order]
 
 
-class KeyIndex:
-    """(k1, k2) -> (c1, c2) of the stored hands."""
+def _search(
+    run: Run, k1: np.ndarray, k2: np.ndarray, found: np.ndarray, c1: np.ndarray, c2: np.ndarray
+) -> None:
+    """Mark the keys found in ``run`` and set their content hashes."""
+    run_k1, run_k2, run_c1, run_c2 = run
+    lo = np.searchsorted(run_k1, k1, side="left")
+    hi = np.searchsorted(run_k1, k1, side="right")
+    one = np.flatnonzero(hi - lo == 1)  # the usual case: k1 alone finds the row
+    hit = one[run_k2[lo[one]] == k2[one]]
+    found[hit], c1[hit], c2[hit] = True, run_c1[lo[hit]], run_c2[lo[hit]]
+    for i in np.flatnonzero(hi - lo > 1):  # keys sharing a k1 (a 64-bit collision)
+        for j in range(lo[i], hi[i]):
+            if run_k2[j] == k2[i]:
+                found[i], c1[i], c2[i] = True, run_c1[j], run_c2[j]
 
-    def __init__(self) -> None:
-        self.runs: list[Run] = []  # newest last
+
+class KeyIndex:
+    """(k1, k2) -> (c1, c2) of the stored hands; long runs on disk in ``folder`` (if any),
+    which must be empty and is the caller's to remove."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.runs: list[Run] = []  # in memory, newest last
+        self.folder = folder
+        self.spilled: list[tuple[Path, int]] = []  # runs on disk: (k1, k2, c1, c2) x rows
 
     def __len__(self) -> int:
-        return sum(len(run[0]) for run in self.runs)
+        return sum(len(run[0]) for run in self.runs) + sum(n for _, n in self.spilled)
 
     def add(self, hashes: pl.DataFrame) -> None:
         """Add hands not in the index yet (a frame with columns k1, k2, c1, c2)."""
@@ -49,6 +77,21 @@ class KeyIndex:
             part = hashes.slice(start, MAX_RUN)
             self.runs.append(_sorted(*(part[name].cast(pl.UInt64).to_numpy() for name in COLUMNS)))
             self._merge()
+            self._spill()
+
+    def add_all(self, batches: Iterable[pl.DataFrame]) -> None:
+        """Add many hands arriving in batches of any size (the stored keys, at the start of
+        an ingest), sorted LOAD_ROWS at a time: never all in memory at once."""
+        pending: list[pl.DataFrame] = []
+        rows = 0
+        for batch in batches:
+            pending.append(batch)
+            rows += batch.height
+            if rows >= LOAD_ROWS:
+                self.add(pl.concat(pending))
+                pending, rows = [], 0
+        if rows:
+            self.add(pl.concat(pending))
 
     def _merge(self) -> None:
         """Merge the newest runs while they are of similar size, up to MAX_RUN rows: past
@@ -61,20 +104,28 @@ class KeyIndex:
             b, a = self.runs.pop(), self.runs.pop()
             self.runs.append(_sorted(*(np.concatenate(pair) for pair in zip(a, b, strict=True))))
 
+    def _spill(self) -> None:
+        """Move the runs of SPILL_ROWS or more to disk (they are merged no further)."""
+        if self.folder is None:
+            return
+        for run in [run for run in self.runs if len(run[0]) >= SPILL_ROWS]:
+            path = self.folder / f"run-{len(self.spilled):05d}.npy"
+            np.save(path, np.stack(run))
+            self.spilled.append((path, len(run[0])))
+        self.runs = [run for run in self.runs if len(run[0]) < SPILL_ROWS]
+
     def lookup(self, k1: np.ndarray, k2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each key: whether it is stored, and its content hashes (0 where it is not)."""
         n = len(k1)
         found = np.zeros(n, dtype=bool)
         c1 = np.zeros(n, dtype=np.uint64)
         c2 = np.zeros(n, dtype=np.uint64)
-        for run_k1, run_k2, run_c1, run_c2 in self.runs:
-            lo = np.searchsorted(run_k1, k1, side="left")
-            hi = np.searchsorted(run_k1, k1, side="right")
-            one = np.flatnonzero(hi - lo == 1)  # the usual case: k1 alone finds the row
-            hit = one[run_k2[lo[one]] == k2[one]]
-            found[hit], c1[hit], c2[hit] = True, run_c1[lo[hit]], run_c2[lo[hit]]
-            for i in np.flatnonzero(hi - lo > 1):  # keys sharing a k1 (a 64-bit collision)
-                for j in range(lo[i], hi[i]):
-                    if run_k2[j] == k2[i]:
-                        found[i], c1[i], c2[i] = True, run_c1[j], run_c2[j]
+        for run in self.runs:
+            _search(run, k1, k2, found, c1, c2)
+        for path, _ in self.spilled:
+            # Mapped for this lookup only: unmapped again, the pages it read leave the
+            # process (a map kept open would grow to the whole run as lookups touch it).
+            stacked = np.load(path, mmap_mode="r")
+            _search((stacked[0], stacked[1], stacked[2], stacked[3]), k1, k2, found, c1, c2)
+            del stacked
         return found, c1, c2

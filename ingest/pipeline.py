@@ -162,8 +162,8 @@ class Ingestor:
         self.batch_bytes = batch_bytes
         self.batch = _Batch()
         self.flushes = 0
-        self.known = KeyIndex()
-        self.known.add(_hashed(data.scan("hands")).collect())
+        self.known = KeyIndex(data.work_dir("keyindex"))
+        self.known.add_all(_hashed(data.scan("hands")).collect_batches())
         self.known_quarantine = (
             data.scan("quarantine").select("source_file", "source_line", "raw_hash").collect()
         )

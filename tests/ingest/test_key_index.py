@@ -3,8 +3,12 @@ would, whatever the order and sizes of the batches, and for keys sharing a k1.""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,3 +72,46 @@ def test_runs_stop_growing_at_the_merge_cap(monkeypatch) -> None:
     assert len(index) == 2500 and max(len(run[0]) for run in index.runs) <= 1000
     found, c1, _ = index.lookup(keys[:, 0].copy(), keys[:, 1].copy())
     assert found.all() and (c1 == keys[:, 2]).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    batches=st.lists(st.lists(st.tuples(SMALL | U64, U64, U64, U64), max_size=40), max_size=12),
+    probes=st.lists(st.tuples(SMALL | U64, U64), max_size=30),
+)
+def test_runs_kept_on_disk_answer_as_runs_in_memory(batches, probes) -> None:
+    """With a folder, long runs go to disk (memory-mapped per lookup); the stored keys
+    loaded in batches of any size (add_all) answer the same as keys added batch by batch."""
+    rows: dict[tuple[int, int], tuple[int, int]] = {}
+    for batch in batches:
+        for k1, k2, c1, c2 in batch:
+            rows.setdefault((k1, k2), (c1, c2))
+    frames = [
+        _frame([(*k, *c) for k, c in list(rows.items())[i : i + 7]]) for i in range(0, len(rows), 7)
+    ]
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
+        mp.setattr("ingest.key_index.SPILL_ROWS", 5)
+        mp.setattr("ingest.key_index.LOAD_ROWS", 11)
+        in_memory, on_disk, loaded = (
+            KeyIndex(),
+            KeyIndex(Path(folder) / "a"),
+            KeyIndex(Path(folder) / "b"),
+        )
+        for index in (on_disk, loaded):
+            assert index.folder is not None
+            index.folder.mkdir()
+        for frame in frames:
+            in_memory.add(frame)
+            on_disk.add(frame)
+        loaded.add_all(frames)
+        keys = probes + list(rows)[:20]
+        k1 = np.array([k for k, _ in keys], dtype=np.uint64)
+        k2 = np.array([k for _, k in keys], dtype=np.uint64)
+        want = in_memory.lookup(k1, k2)
+        for index in (on_disk, loaded):
+            assert len(index) == len(rows)
+            assert all(len(run[0]) < 5 for run in index.runs)
+            assert len(rows) < 5 or index.spilled
+            got = index.lookup(k1, k2)
+            assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+    assert want[0].tolist() == [key in rows for key in keys]
