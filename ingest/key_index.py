@@ -120,12 +120,12 @@ class KeyIndex:
         found = np.zeros(n, dtype=bool)
         c1 = np.zeros(n, dtype=np.uint64)
         c2 = np.zeros(n, dtype=np.uint64)
-        for run in self.runs:
-            _search(run, k1, k2, found, c1, c2)
-        for path, _ in self.spilled:
+        for path, _ in self.spilled:  # oldest first, as the runs in memory are newer
             # Mapped for this lookup only: unmapped again, the pages it read leave the
             # process (a map kept open would grow to the whole run as lookups touch it).
             stacked = np.load(path, mmap_mode="r")
             _search((stacked[0], stacked[1], stacked[2], stacked[3]), k1, k2, found, c1, c2)
             del stacked
+        for run in self.runs:
+            _search(run, k1, k2, found, c1, c2)
         return found, c1, c2

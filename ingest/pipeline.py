@@ -37,6 +37,7 @@ from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_object, 
 from schemas.rows import RowBuffers
 
 BATCH_BYTES = 16 << 20
+INDEX_GROUP_BYTES = 64 << 20  # hands files (~160 bytes a hand) hashed at once at start
 # What a quarantine row costs in a batch beyond its raw bytes and message, so that a file of
 # millions of tiny bad lines is committed in batches of bounded memory too.
 QUARANTINE_ROW_BYTES = 256
@@ -149,6 +150,22 @@ def _hashed(hands: pl.LazyFrame) -> pl.LazyFrame:
     return hands.select([*KEY_HASHES, *CONTENT_HASHES])
 
 
+def _stored_hashes(data: DataDir) -> Iterator[pl.DataFrame]:
+    """The de-duplication hashes of the stored hands, a group of files (INDEX_GROUP_BYTES
+    of them) at a time. Not collect_batches: it runs ahead of a slow consumer and held
+    every batch (the whole archive's hashes) at once."""
+    group: list[Path] = []
+    size = 0
+    for path in data.files("hands"):
+        group.append(path)
+        size += path.stat().st_size
+        if size >= INDEX_GROUP_BYTES:
+            yield _hashed(pl.scan_parquet(group, glob=False)).collect()
+            group, size = [], 0
+    if group:
+        yield _hashed(pl.scan_parquet(group, glob=False)).collect()
+
+
 class Ingestor:
     """Feeds records into batches and commits them; one instance per ingest run."""
 
@@ -163,7 +180,7 @@ class Ingestor:
         self.batch = _Batch()
         self.flushes = 0
         self.known = KeyIndex(data.work_dir("keyindex"))
-        self.known.add_all(_hashed(data.scan("hands")).collect_batches())
+        self.known.add_all(_stored_hashes(data))
         self.known_quarantine = (
             data.scan("quarantine").select("source_file", "source_line", "raw_hash").collect()
         )

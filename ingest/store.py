@@ -131,6 +131,11 @@ class PartWriter:
         self.pending, self.n_pending = [rest], rest.num_rows
         self.n_written += n
 
+    def abort(self) -> None:
+        """Give up the file (after an error); a crash instead leaves it to the next writer."""
+        self.writer.close()
+        self.tmp.unlink(missing_ok=True)
+
     def close(self) -> tuple[str, str]:
         """Finish the file (durably, under its final name); returns (table, path)."""
         if self.n_pending or not self.n_written:  # an empty table still gets its row group
@@ -299,8 +304,12 @@ class DataDir:
         written: list[tuple[str, str]] = []
         for part in parts:
             writer = self.part_writer(part.table, part.stem, part.partition, version)
-            writer.write(part.data)
-            written.append(writer.close())
+            try:
+                writer.write(part.data)
+                written.append(writer.close())
+            except BaseException:
+                writer.abort()
+                raise
         return written
 
     def part_writer(
@@ -338,8 +347,10 @@ class DataDir:
             "tables": new_tables,
             "schemas": schemas,
         }
+        holding = self._held is not None
+        self._held = None  # if the write fails half-way, read what is on disk
         _write_atomic(self.root / MANIFEST, msgspec.json.encode(new_manifest, order="sorted"))
-        if self._held is not None:
+        if holding:
             self._held = new_manifest
         # The catalog lists every file, so rebuilding it after each of a long ingest's
         # commits would cost time that grows with the archive. Inside `writing()` it is

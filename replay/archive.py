@@ -243,21 +243,42 @@ def replay_chunk(root: str, games: list[str], files: dict[str, list[str]], cards
     return {b: rows[b].tables() for b in sorted(rows)}
 
 
-def _bucket_rows(
-    data: DataDir, bucket: int, name: str, games: list[str], fresh: Sequence[str]
-) -> pl.LazyFrame:
-    """Every row of one table of the bucket's new output, unsorted: its stored rows
-    without ``games``, plus the rows replayed for them (``fresh``: Arrow IPC files, see
-    :class:`_Spill`)."""
-    files = [f for f in data.files(name) if f.name.startswith(f"bucket-{bucket:02d}-")]
-    frames = [pl.scan_ipc(path) for path in fresh]
-    if files:
-        # An anti-join, not is_in over a list of every stale game (seconds per scan).
+@dataclass(frozen=True)
+class _BucketSources:
+    """Where the rows of a bucket's new output come from: its stored files (whose rows of
+    ``stale`` games are dropped) and the spilled rows replayed for those games."""
+
+    files: dict[str, list[Path]]  # table -> the bucket's committed files
+    fresh: dict[str, list[str]]  # table -> Arrow IPC files (see :class:`_Spill`)
+    stale: pl.LazyFrame  # game_id of the games replayed again
+
+    @classmethod
+    def of(
+        cls, data: DataDir, bucket: int, games: list[str], fresh: dict[str, list[str]]
+    ) -> _BucketSources:
+        prefix = f"bucket-{bucket:02d}-"
+        manifest = data.manifest()["tables"]  # read once: workers do not hold the lock
+        files = {
+            name: [
+                data.root / rel
+                for rel in manifest.get(name, [])
+                if Path(rel).name.startswith(prefix)
+            ]
+            for name in REPLAY_TABLES
+        }
         stale = pl.LazyFrame({"game_id": games}, schema={"game_id": pl.String})
-        frames.insert(0, pl.scan_parquet(files, glob=False).join(stale, on="game_id", how="anti"))
-    if not frames:
-        return pl.LazyFrame(REPLAY_TABLES[name].empty_table())
-    return pl.concat(frames, how="vertical_relaxed")
+        return cls(files, fresh, stale)
+
+    def rows(self, name: str) -> pl.LazyFrame:
+        """Every row of the table's new output for this bucket, unsorted."""
+        frames = [pl.scan_ipc(path) for path in self.fresh.get(name, [])]
+        if self.files[name]:
+            # An anti-join, not is_in over a list of every stale game (seconds per scan).
+            stored = pl.scan_parquet(self.files[name], glob=False)
+            frames.insert(0, stored.join(self.stale, on="game_id", how="anti"))
+        if not frames:
+            return pl.LazyFrame(REPLAY_TABLES[name].empty_table())
+        return pl.concat(frames, how="vertical_relaxed")
 
 
 GameRange = tuple[str | None, str | None]  # game_id >= first (None: from the start), < end
@@ -265,10 +286,11 @@ GameRange = tuple[str | None, str | None]  # game_id >= first (None: from the st
 
 def _in_range(frame: pl.LazyFrame, span: GameRange) -> pl.LazyFrame:
     first, end = span
-    if first is not None:
-        frame = frame.filter(pl.col("game_id") >= first)
+    game = pl.col("game_id")
+    if first is not None:  # the last range also takes any row without a game_id
+        frame = frame.filter((game >= first) | game.is_null() if end is None else game >= first)
     if end is not None:
-        frame = frame.filter(pl.col("game_id") < end)
+        frame = frame.filter(game < end)
     return frame
 
 
@@ -294,10 +316,14 @@ def bucket_table(
     games: list[str],
     fresh: Sequence[str] = (),
     span: GameRange = (None, None),
+    sources: _BucketSources | None = None,
 ) -> pa.Table:
     """The rows of one table of the bucket's new output whose game is in ``span`` (default
-    all), in key order."""
-    rows = _in_range(_bucket_rows(data, bucket, name, games, fresh), span).collect()
+    all), in key order: its stored rows without ``games``, plus the rows replayed for
+    them (``fresh``)."""
+    if sources is None:
+        sources = _BucketSources.of(data, bucket, games, {name: list(fresh)})
+    rows = _in_range(sources.rows(name), span).collect()
     return rows.sort(_SORT[name], nulls_last=True).to_arrow().cast(REPLAY_TABLES[name])
 
 
@@ -313,31 +339,31 @@ def finish_bucket(
     do not depend on the ranges (:class:`ingest.store.PartWriter`)."""
     data = DataDir(root)
     version = data.manifest()["version"] + 1
-    counts = (
-        _bucket_rows(data, bucket, "hand_results", games, fresh.get("hand_results", []))
-        .group_by("game_id")
-        .len()
-        .sort("game_id")
-        .collect()
-    )
+    sources = _BucketSources.of(data, bucket, games, fresh)
+    counts = sources.rows("hand_results").group_by("game_id").len().sort("game_id").collect()
     writers: dict[tuple[str, str], PartWriter] = {}
-    for span in game_ranges(counts, RANGE_HANDS):
-        rulesets: pl.DataFrame | None = None
-        for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):
-            table = bucket_table(data, bucket, name, games, fresh.get(name, []), span)
-            if rulesets is None:  # hand_results: a row per hand of the range, with its ruleset
-                frame = pl.from_arrow(table.select([*KEY, "ruleset"]))
-                assert isinstance(frame, pl.DataFrame)
-                rulesets = frame
-            for folder, rows in _by_ruleset(table, rulesets):
-                writer = writers.get((name, folder))
-                if writer is None:
-                    writer = writers[(name, folder)] = data.part_writer(
-                        name, f"bucket-{bucket:02d}", folder, version
-                    )
-                writer.write(rows)
-            del table
-    return [writer.close() for writer in writers.values()]
+    try:
+        for span in game_ranges(counts, RANGE_HANDS):
+            rulesets: pl.DataFrame | None = None
+            for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):
+                table = bucket_table(data, bucket, name, games, span=span, sources=sources)
+                if rulesets is None:  # hand_results: a row per hand of the range, its ruleset
+                    frame = pl.from_arrow(table.select([*KEY, "ruleset"]))
+                    assert isinstance(frame, pl.DataFrame)
+                    rulesets = frame
+                for folder, rows in _by_ruleset(table, rulesets):
+                    writer = writers.get((name, folder))
+                    if writer is None:
+                        writer = writers[(name, folder)] = data.part_writer(
+                            name, f"bucket-{bucket:02d}", folder, version
+                        )
+                    writer.write(rows)
+                del table
+        return [writer.close() for writer in writers.values()]
+    except BaseException:
+        for writer in writers.values():
+            writer.abort()
+        raise
 
 
 @contextmanager

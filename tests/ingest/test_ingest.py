@@ -26,6 +26,7 @@ from ingest_helpers import (
 from typer.testing import CliRunner
 
 from bench.synthlog import records as synth_records
+from ingest import key_index, pipeline
 from ingest.pipeline import ingest
 from ingest.sources import NoInput
 from ingest.store import DataDir, DataDirBusy, PartWriter
@@ -715,3 +716,27 @@ def test_unknown_event_field_named_like_a_column_does_not_crash_ingest(
     summary = ingest([str(log)], tmp_path / "data")
     assert summary.hands_added + summary.n_quarantined == 3
     assert summary.hands_added >= 2
+
+
+def test_reingest_with_the_stored_keys_loaded_file_by_file_and_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The de-duplication index loads the stored keys a group of files at a time and keeps
+    long runs on disk: a second ingest of the same hands adds none, a changed record with a
+    stored key is a conflict, a new hand is added."""
+    monkeypatch.setattr(pipeline, "INDEX_GROUP_BYTES", 1)  # one file per group
+    monkeypatch.setattr(key_index, "SPILL_ROWS", 2)
+    recs = small(7)
+    data = tmp_path / "data"
+    for k in range(0, 6, 2):  # three ingests: several hands files
+        ingest(
+            [str(write_lines(tmp_path / f"n{k}.jsonl", [line(r) for r in recs[k : k + 2]]))], data
+        )
+    changed = dict(recs[1], venue="elsewhere")
+    log = write_lines(
+        tmp_path / "all.jsonl", [line(r) for r in recs[:6]] + [line(changed), line(recs[6])]
+    )
+    summary = ingest([str(log)], data)
+    assert (summary.hands_added, summary.skipped_present) == (1, 6)
+    assert summary.quarantined == Counter({"DUPLICATE_KEY_CONFLICT": 1})
+    assert counts(data) == expected_counts(recs, quarantined=1)

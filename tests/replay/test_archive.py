@@ -222,3 +222,13 @@ def test_game_ranges_cover_every_game_and_cap_the_hands():
     assert archive.game_ranges(counts, 6) == [(None, "c"), ("c", "d"), ("d", None)]
     assert archive.game_ranges(counts, 100) == [(None, None)]
     assert archive.game_ranges(counts.clear(), 6) == [(None, None)]
+
+
+def test_game_ranges_split_rows_without_losing_any():
+    """Each row falls in exactly one range (a row without a game_id in the last one)."""
+    frame = pl.LazyFrame({"game_id": ["a", "b", None, "c", "d", "e", "c"]})
+    counts = pl.DataFrame({"game_id": ["a", "b", "c", "d", "e"], "len": [1, 1, 2, 1, 1]})
+    spans = archive.game_ranges(counts, 2)
+    parts = [archive._in_range(frame, span).collect()["game_id"].to_list() for span in spans]
+    assert spans == [(None, "c"), ("c", "d"), ("d", None)]
+    assert parts == [["a", "b"], ["c", "c"], [None, "d", "e"]]
