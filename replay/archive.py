@@ -19,6 +19,8 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing
+import shutil
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -31,7 +33,7 @@ import polars as pl
 import pyarrow as pa
 
 from ingest.key_index import CONTENT_HASHES, KEY_HASHES
-from ingest.store import DataDir, Part, PartWriter
+from ingest.store import WORK, DataDir, Part, PartWriter
 from replay.american.card import cards_digest, register_folder
 from replay.engine import REGISTRY, replay_games
 from replay.findings import SERIOUS, HandReport
@@ -42,6 +44,7 @@ N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 2_500_000  # hands whose keys one pass of plan() joins (~400 MB)
 FRESH_WORKERS_HANDS = 2_000_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 100_000  # hands of a bucket sorted in memory at once by a bucket task
+SPLIT_ROWS = 200_000  # spilled rows a bucket task cuts by game range at once
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
@@ -269,6 +272,41 @@ class _BucketSources:
         stale = pl.LazyFrame({"game_id": games}, schema={"game_id": pl.String})
         return cls(files, fresh, stale)
 
+    def split(self, spans: list[GameRange], folder: Path) -> list[_BucketSources]:
+        """One per span, whose spilled rows are that span's only (written to ``folder``):
+        the spill is read once, not once per range (at 10M hands, 13 ranges re-reading a
+        bucket's spill cost a twentieth of the replay)."""
+        if len(spans) == 1 or not any(self.fresh.values()):
+            return [self] * len(spans)
+        folder.mkdir(parents=True, exist_ok=True)
+        cuts = pl.Series([first for first, _ in spans[1:]], dtype=pl.String)
+        fresh: list[dict[str, list[str]]] = [{} for _ in spans]
+        for name, paths in self.fresh.items():
+            writers: dict[int, pa.ipc.RecordBatchFileWriter] = {}
+            for path in paths:
+                for table in _ipc_tables(path, SPLIT_ROWS):
+                    rows = pl.from_arrow(table)
+                    assert isinstance(rows, pl.DataFrame)
+                    game = rows["game_id"]
+                    where = pl.select(  # a row without a game_id goes to the last span
+                        pl.when(game.is_null())
+                        .then(len(spans) - 1)
+                        .otherwise(cuts.search_sorted(game, side="right"))
+                    ).to_series()
+                    for (i,), part in (
+                        rows.with_columns(_span=where).partition_by("_span", as_dict=True).items()
+                    ):
+                        piece = part.drop("_span").to_arrow()
+                        writer = writers.get(i)
+                        if writer is None:
+                            out = folder / f"{name}-{i:05d}.arrow"
+                            writer = writers[i] = pa.ipc.new_file(out, piece.schema)
+                            fresh[i][name] = [str(out)]
+                        writer.write_table(piece)
+            for writer in writers.values():
+                writer.close()
+        return [_BucketSources(self.files, part, self.stale) for part in fresh]
+
     def rows(self, name: str) -> pl.LazyFrame:
         """Every row of the table's new output for this bucket, unsorted."""
         frames = [pl.scan_ipc(path) for path in self.fresh.get(name, [])]
@@ -279,6 +317,24 @@ class _BucketSources:
         if not frames:
             return pl.LazyFrame(REPLAY_TABLES[name].empty_table())
         return pl.concat(frames, how="vertical_relaxed")
+
+
+def _ipc_tables(path: str, rows: int) -> Iterator[pa.Table]:
+    """An Arrow IPC file's batches joined into tables of about ``rows`` rows: the spill's
+    batches are one chunk's rows each (a few hundred hands), and the work done per batch
+    would cost more than the rows."""
+    with pa.memory_map(path) as source:
+        reader = pa.ipc.open_file(source)
+        group: list[pa.RecordBatch] = []
+        n = 0
+        for k in range(reader.num_record_batches):
+            group.append(reader.get_batch(k))
+            n += group[-1].num_rows
+            if n >= rows:
+                yield pa.Table.from_batches(group, reader.schema)
+                group, n = [], 0
+        if group:
+            yield pa.Table.from_batches(group, reader.schema)
 
 
 GameRange = tuple[str | None, str | None]  # game_id >= first (None: from the start), < end
@@ -340,13 +396,17 @@ def finish_bucket(
     data = DataDir(root)
     version = data.manifest()["version"] + 1
     sources = _BucketSources.of(data, bucket, games, fresh)
+    # Beside the spill, in the work area; unique, as a retried Dask task may still run.
+    spill = next((Path(paths[0]).parent for paths in fresh.values() if paths), data.root / WORK)
+    ranges = spill / f"bucket-{bucket:02d}-ranges-{uuid.uuid4().hex}"
     counts = sources.rows("hand_results").group_by("game_id").len().sort("game_id").collect()
     writers: dict[tuple[str, str], PartWriter] = {}
     try:
-        for span in game_ranges(counts, RANGE_HANDS):
+        spans = game_ranges(counts, RANGE_HANDS)
+        for span, span_sources in zip(spans, sources.split(spans, ranges), strict=True):
             rulesets: pl.DataFrame | None = None
             for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):
-                table = bucket_table(data, bucket, name, games, span=span, sources=sources)
+                table = bucket_table(data, bucket, name, games, span=span, sources=span_sources)
                 if rulesets is None:  # hand_results: a row per hand of the range, its ruleset
                     frame = pl.from_arrow(table.select([*KEY, "ruleset"]))
                     assert isinstance(frame, pl.DataFrame)
@@ -364,6 +424,8 @@ def finish_bucket(
         for writer in writers.values():
             writer.abort()
         raise
+    finally:
+        shutil.rmtree(ranges, ignore_errors=True)
 
 
 @contextmanager

@@ -198,10 +198,12 @@ def test_cli_check_exit_codes_and_json(tmp_path, logs):
 
 
 def test_bucket_files_do_not_depend_on_how_their_games_are_cut(tmp_path, logs, monkeypatch):
-    """A bucket task sorts and writes a range of games at a time (RANGE_HANDS), each file
-    row group by row group: one range per bucket or one per game give the same bytes, in
-    a first replay and in a re-run that carries stored rows over."""
+    """A bucket task cuts its spilled rows by game range, then sorts and writes a range at
+    a time (RANGE_HANDS), each file row group by row group: one range per bucket or one
+    per game give the same bytes, in a first replay and in a re-run that carries stored
+    rows over."""
     monkeypatch.setattr(store, "ROW_GROUP_ROWS", 5)  # row groups straddle the ranges
+    monkeypatch.setattr(archive, "SPLIT_ROWS", 3)  # the spill cut a few batches at a time
     outputs = []
     for range_hands in (10**6, 1):
         monkeypatch.setattr(archive, "RANGE_HANDS", range_hands)
