@@ -8,15 +8,21 @@ runs of (k1, k2, c1, c2), two 64-bit hashes of each hand's key and two of its co
 log-structured merge, so each hand is re-sorted about log2(archive / batch) times), and a
 lookup is one binary search per run. 32 bytes a hand, as before.
 
-Given a folder, runs of SPILL_ROWS or more are written there and memory-mapped only during
-a lookup, so the process holds at most a few small runs and the pages one batch's binary
-searches touch, whatever the size of the archive (in memory, 10M hands took 320 MB).
+Given a folder, runs of SPILL_ROWS or more are written there (a file per column) and
+memory-mapped only during a lookup, so the process holds a few small runs and the pages
+one batch's binary searches touch, whatever the size of the archive (in memory, 10M hands
+took 320 MB). Runs on disk of similar size are merged there too, MERGE_BLOCK rows at a
+time through plain reads and writes (pages of a memory map count as the process's
+memory), up to LOAD_ROWS rows, so a lookup searches about archive / LOAD_ROWS of them
+plus log2(LOAD_ROWS / SPILL_ROWS) smaller ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import shutil
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -33,7 +39,8 @@ CONTENT_HASHES = [
 ]
 COLUMNS = ("k1", "k2", "c1", "c2")
 MAX_RUN = 4_000_000  # rows of the largest run a merge makes (~130 MB, ~350 MB while merging)
-SPILL_ROWS = 1_000_000  # runs this long are kept on disk, when the index has a folder
+SPILL_ROWS = 100_000  # runs this long are kept on disk, when the index has a folder
+MERGE_BLOCK = 100_000  # rows of each run read at once while merging runs on disk
 LOAD_ROWS = 2_000_000  # rows sorted at once when loading the stored keys (add_all)
 Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; by (k1, k2)
 
@@ -41,6 +48,86 @@ Run = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # k1, k2, c1, c2; b
 def _sorted(k1: np.ndarray, k2: np.ndarray, c1: np.ndarray, c2: np.ndarray) -> Run:
     order = np.lexsort((k2, k1))  # by k1, then k2
     return k1[order], k2[order], c1[order], c2[order]
+
+
+class _DiskRun(NamedTuple):
+    """A sorted run on disk: ``folder/{k1,k2,c1,c2}.npy``."""
+
+    folder: Path
+    rows: int
+
+
+def _write_run(folder: Path, blocks: Iterable[Run], rows: int) -> _DiskRun:
+    """Write a run given as consecutive sorted blocks, a column per .npy file."""
+    folder.mkdir()
+    files = [open(folder / f"{name}.npy", "wb") for name in COLUMNS]  # noqa: SIM115
+    try:
+        header = {"descr": "<u8", "fortran_order": False, "shape": (rows,)}
+        for f in files:
+            np.lib.format.write_array_header_1_0(f, header)
+        written = 0
+        for block in blocks:
+            for f, column in zip(files, block, strict=True):
+                f.write(np.ascontiguousarray(column, dtype="<u8").tobytes())
+            written += len(block[0])
+        if written != rows:
+            raise AssertionError(f"key index run: wrote {written} rows, expected {rows}")
+    finally:
+        for f in files:
+            f.close()
+    return _DiskRun(folder, rows)
+
+
+def _mapped(run: _DiskRun) -> Run:
+    k1, k2, c1, c2 = (np.load(run.folder / f"{name}.npy", mmap_mode="r") for name in COLUMNS)
+    return k1, k2, c1, c2
+
+
+def _blocks(run: _DiskRun, rows: int) -> Iterator[Run]:
+    """The run ``rows`` at a time, by plain reads."""
+    files = [open(run.folder / f"{name}.npy", "rb") for name in COLUMNS]  # noqa: SIM115
+    try:
+        for f in files:
+            np.lib.format.read_magic(f)
+            np.lib.format.read_array_header_1_0(f)
+        for start in range(0, run.rows, rows):
+            n = min(rows, run.rows - start)
+            k1, k2, c1, c2 = (np.fromfile(f, dtype="<u8", count=n) for f in files)
+            yield k1, k2, c1, c2
+    finally:
+        for f in files:
+            f.close()
+
+
+def _merged(a: _DiskRun, b: _DiskRun) -> Iterator[Run]:
+    """The rows of two runs in k1 order, MERGE_BLOCK rows of each read at a time.
+
+    Each step emits every buffered row up to a bound, the smaller of the buffers' last k1
+    among runs with rows still unread, so no later row has a smaller k1. Rows sharing a
+    k1 may be split over two steps, out of k2 order: a lookup scans equal k1s anyway."""
+    sources = [_blocks(a, MERGE_BLOCK), _blocks(b, MERGE_BLOCK)]
+    buffers: list[Run | None] = [next(src, None) for src in sources]
+    left = [
+        run.rows - (len(buf[0]) if buf is not None else 0)
+        for run, buf in zip((a, b), buffers, strict=True)
+    ]
+    while any(buf is not None and len(buf[0]) for buf in buffers):
+        bounds = [
+            buf[0][-1] for buf, rest in zip(buffers, left, strict=True) if buf is not None and rest
+        ]
+        parts: list[Run] = []
+        for k, buf in enumerate(buffers):
+            if buf is None:
+                continue
+            cut = int(np.searchsorted(buf[0], min(bounds), side="right")) if bounds else len(buf[0])
+            parts.append((buf[0][:cut], buf[1][:cut], buf[2][:cut], buf[3][:cut]))
+            rest: Run = (buf[0][cut:], buf[1][cut:], buf[2][cut:], buf[3][cut:])
+            if not len(rest[0]) and left[k]:
+                more = next(sources[k])
+                left[k] -= len(more[0])
+                rest = more
+            buffers[k] = rest
+        yield _sorted(*(np.concatenate(cols) for cols in zip(*parts, strict=True)))
 
 
 def _search(
@@ -66,10 +153,11 @@ class KeyIndex:
     def __init__(self, folder: Path | None = None) -> None:
         self.runs: list[Run] = []  # in memory, newest last
         self.folder = folder
-        self.spilled: list[tuple[Path, int]] = []  # runs on disk: (k1, k2, c1, c2) x rows
+        self.spilled: list[_DiskRun] = []  # oldest first
+        self.made = 0  # run folders made (their names)
 
     def __len__(self) -> int:
-        return sum(len(run[0]) for run in self.runs) + sum(n for _, n in self.spilled)
+        return sum(len(run[0]) for run in self.runs) + sum(run.rows for run in self.spilled)
 
     def add(self, hashes: pl.DataFrame) -> None:
         """Add hands not in the index yet (a frame with columns k1, k2, c1, c2)."""
@@ -105,14 +193,25 @@ class KeyIndex:
             self.runs.append(_sorted(*(np.concatenate(pair) for pair in zip(a, b, strict=True))))
 
     def _spill(self) -> None:
-        """Move the runs of SPILL_ROWS or more to disk (they are merged no further)."""
+        """Move the runs of SPILL_ROWS or more to disk and merge those of similar size."""
         if self.folder is None:
             return
         for run in [run for run in self.runs if len(run[0]) >= SPILL_ROWS]:
-            path = self.folder / f"run-{len(self.spilled):05d}.npy"
-            np.save(path, np.stack(run))
-            self.spilled.append((path, len(run[0])))
+            self.spilled.append(_write_run(self._new_folder(), [run], len(run[0])))
         self.runs = [run for run in self.runs if len(run[0]) < SPILL_ROWS]
+        while len(self.spilled) > 1:
+            older, newer = self.spilled[-2].rows, self.spilled[-1].rows
+            if older > 2 * newer or older + newer > LOAD_ROWS:  # loaded runs stay as they are
+                return
+            b, a = self.spilled.pop(), self.spilled.pop()
+            self.spilled.append(_write_run(self._new_folder(), _merged(a, b), a.rows + b.rows))
+            shutil.rmtree(a.folder)
+            shutil.rmtree(b.folder)
+
+    def _new_folder(self) -> Path:
+        assert self.folder is not None
+        self.made += 1
+        return self.folder / f"run-{self.made:05d}"
 
     def lookup(self, k1: np.ndarray, k2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each key: whether it is stored, and its content hashes (0 where it is not)."""
@@ -120,12 +219,10 @@ class KeyIndex:
         found = np.zeros(n, dtype=bool)
         c1 = np.zeros(n, dtype=np.uint64)
         c2 = np.zeros(n, dtype=np.uint64)
-        for path, _ in self.spilled:  # oldest first, as the runs in memory are newer
+        for disk_run in self.spilled:  # oldest first, as the runs in memory are newer
             # Mapped for this lookup only: unmapped again, the pages it read leave the
             # process (a map kept open would grow to the whole run as lookups touch it).
-            stacked = np.load(path, mmap_mode="r")
-            _search((stacked[0], stacked[1], stacked[2], stacked[3]), k1, k2, found, c1, c2)
-            del stacked
+            _search(_mapped(disk_run), k1, k2, found, c1, c2)
         for run in self.runs:
             _search(run, k1, k2, found, c1, c2)
         return found, c1, c2

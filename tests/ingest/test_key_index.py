@@ -80,8 +80,9 @@ def test_runs_stop_growing_at_the_merge_cap(monkeypatch) -> None:
     probes=st.lists(st.tuples(SMALL | U64, U64), max_size=30),
 )
 def test_runs_kept_on_disk_answer_as_runs_in_memory(batches, probes) -> None:
-    """With a folder, long runs go to disk (memory-mapped per lookup); the stored keys
-    loaded in batches of any size (add_all) answer the same as keys added batch by batch."""
+    """With a folder, long runs go to disk (memory-mapped per lookup) and are merged there
+    block by block; the stored keys loaded in batches of any size (add_all) answer the
+    same as keys added batch by batch."""
     rows: dict[tuple[int, int], tuple[int, int]] = {}
     for batch in batches:
         for k1, k2, c1, c2 in batch:
@@ -91,7 +92,8 @@ def test_runs_kept_on_disk_answer_as_runs_in_memory(batches, probes) -> None:
     ]
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
         mp.setattr("ingest.key_index.SPILL_ROWS", 5)
-        mp.setattr("ingest.key_index.LOAD_ROWS", 11)
+        mp.setattr("ingest.key_index.MERGE_BLOCK", 3)  # merges on disk in several steps
+        mp.setattr("ingest.key_index.LOAD_ROWS", 30)  # also the largest merge on disk
         in_memory, on_disk, loaded = (
             KeyIndex(),
             KeyIndex(Path(folder) / "a"),
@@ -114,4 +116,9 @@ def test_runs_kept_on_disk_answer_as_runs_in_memory(batches, probes) -> None:
             assert len(rows) < 5 or index.spilled
             got = index.lookup(k1, k2)
             assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
+            # runs merged on disk stay in k1 order; the merged-away ones are gone
+            for run in index.spilled:
+                stored = np.load(run.folder / "k1.npy")
+                assert len(stored) == run.rows and np.all(stored[:-1] <= stored[1:])
+            assert sorted(index.folder.iterdir()) == sorted(run.folder for run in index.spilled)
     assert want[0].tolist() == [key in rows for key in keys]
