@@ -43,8 +43,8 @@ from schemas.tables import REPLAY_TABLES
 N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 2_500_000  # hands whose keys one pass of plan() joins (~400 MB)
 FRESH_WORKERS_HANDS = 2_000_000  # archives above this write buckets in fresh workers
-RANGE_HANDS = 100_000  # hands of a bucket sorted in memory at once by a bucket task
-SPLIT_ROWS = 200_000  # spilled rows a bucket task cuts by game range at once
+RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
+SPLIT_ROWS = 50_000  # spilled rows a bucket task cuts by game range at once
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 KEY = ["game_id", "hand_no"]
 _SORT = {
