@@ -41,7 +41,7 @@ from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
 N_BUCKETS = 8
-PLAN_HANDS_PER_PASS = 2_500_000  # hands whose keys one pass of plan() joins (~400 MB)
+PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins (~150 MB)
 FRESH_WORKERS_HANDS = 2_000_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
 SPLIT_ROWS = 50_000  # spilled rows a bucket task cuts by game range at once
