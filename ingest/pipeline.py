@@ -303,10 +303,12 @@ class Ingestor:
         keep: list[bool] = []
         seen: dict[tuple[str, int], tuple[int, int]] = {}
         rows = hashed.select("row", "game_id", "hand_no", "c1", "c2").iter_rows()
-        for (row, game_id, hand_no, c1, c2), (found, k1, k2) in zip(rows, stored, strict=True):
+        for (row, game_id, hand_no, c1, c2), (is_stored, stored_c1, stored_c2) in zip(
+            rows, stored, strict=True
+        ):
             key = (game_id, hand_no)
             digest = (c1, c2)
-            prior = (k1, k2) if found else seen.get(key)
+            prior = (stored_c1, stored_c2) if is_stored else seen.get(key)
             if prior is None:
                 seen[key] = digest
                 keep.append(True)
