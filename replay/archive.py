@@ -46,6 +46,7 @@ FRESH_WORKERS_HANDS = 2_000_000  # archives above this write buckets in fresh wo
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
 SPLIT_ROWS = 50_000  # spilled rows a bucket task cuts by game range at once
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
+LOCATE_FILES = 500  # hands files scanned at once to find the files of each stale game
 KEY = ["game_id", "hand_no"]
 _SORT = {
     "findings": ["game_id", "hand_no", "seq"],
@@ -172,28 +173,67 @@ def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[s
     files = {name: data.files(name) for name in HAND_TABLES}
     if not files["hands"]:
         return
-    located = (
-        pl.scan_parquet(files["hands"], glob=False, include_file_paths="_path")
-        .select("game_id", "_path")
-        .unique()
-        .collect()
-    )
-    # Filtered after the scan, by a join: is_in over a Python list of 60k games inside the
-    # scan took 4 s at 1M hands, this 0.02 s.
-    wanted = pl.DataFrame({"game_id": games}, schema={"game_id": pl.String})
-    located = located.join(wanted, on="game_id", how="semi")
-    versions: dict[str, set[str]] = {}
-    for game_id, path in located.iter_rows():
-        versions.setdefault(game_id, set()).add(_version(Path(path)))
-    ordered = sorted(versions, key=lambda g: (min(versions[g]), g))
+    hands_files = files["hands"]
     by_version: dict[str, dict[str, list[Path]]] = {name: {} for name in files}
     for name, fs in files.items():
         for f in fs:
             by_version[name].setdefault(_version(f), []).append(f)
-    for start in range(0, len(ordered), CHUNK_GAMES):
-        chunk = ordered[start : start + CHUNK_GAMES]
-        wanted = sorted(set().union(*(versions[g] for g in chunk)))
-        yield chunk, {n: [f for v in wanted for f in by_version[n].get(v, [])] for n in files}
+    order = sorted(by_version["hands"])
+    index = {v: i for i, v in enumerate(order)}
+    version_of = pl.DataFrame(
+        {
+            "_path": [str(f) for f in hands_files],
+            "v": [index[_version(f)] for f in hands_files],
+        },
+        schema={"_path": pl.String, "v": pl.UInt32},
+    )
+    # Games become their index in game_id order, versions theirs in version order, so that
+    # the grouping below is on integers: at 10M hands a set of versions per game in Python
+    # took 300 MB (the replay's peak), a polars group_by on game_id 140 MB. The stale games
+    # are found by a join, not is_in over a Python list inside the scan (4 s at 1M hands,
+    # the join 0.02 s); a scan's file-path column costs a string per row, so the hands
+    # files are scanned LOCATE_FILES at a time.
+    wanted = (
+        pl.DataFrame({"game_id": games}, schema={"game_id": pl.String})
+        .sort("game_id")
+        .with_row_index("g")
+    )
+    located = pl.concat(
+        (
+            pl.scan_parquet(
+                hands_files[i : i + LOCATE_FILES], glob=False, include_file_paths="_path"
+            )
+            .select("game_id", "_path")
+            .unique()
+            .join(wanted.lazy(), on="game_id")
+            .join(version_of.lazy(), on="_path")
+            .select("g", "v")
+            .collect()
+            for i in range(0, len(hands_files), LOCATE_FILES)
+        ),
+        rechunk=False,
+    )
+    chunk_of = (  # games in the order of their first version, then game_id
+        located.group_by("g")
+        .agg(pl.col("v").min())
+        .sort("v", "g")
+        .select("g", (pl.int_range(pl.len(), dtype=pl.UInt32) // CHUNK_GAMES).alias("chunk"))
+    )
+    versions = (
+        located.join(chunk_of, on="g")
+        .select("chunk", "v")
+        .unique()
+        .group_by("chunk")
+        .agg(pl.col("v").sort())
+    )
+    del located
+    chunks = chunk_of.group_by("chunk", maintain_order=True).agg("g").join(versions, on="chunk")
+    names = wanted["game_id"]
+    for _, gs, vs in chunks.sort("chunk").iter_rows():
+        yield (
+            names.gather(gs).to_list(),
+            {n: [f for v in vs for f in by_version[n].get(order[v], [])] for n in files},
+        )
 
 
 def _read_games(

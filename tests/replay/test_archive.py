@@ -234,3 +234,43 @@ def test_game_ranges_split_rows_without_losing_any():
     parts = [archive._in_range(frame, span).collect()["game_id"].to_list() for span in spans]
     assert spans == [(None, "c"), ("c", "d"), ("d", None)]
     assert parts == [["a", "b"], ["c", "c"], [None, "d", "e"]]
+
+
+def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
+    tmp_path, logs, monkeypatch
+):
+    """_chunks puts every stale game in one chunk, in the order of (first ingest version,
+    game_id), with the files of exactly the versions its chunk's hands are in; a game
+    ingested in two commits brings both. Scanning the hands files one at a time gives the
+    same chunks."""
+    lines = logs[0].read_bytes().splitlines(keepends=True)
+    early, late = tmp_path / "early.jsonl", tmp_path / "late.jsonl"
+    early.write_bytes(b"".join(lines[:7]))  # the first game's first hands ...
+    late.write_bytes(b"".join(lines[7:]))  # ... and its others, in a later commit
+    root = tmp_path / "data"
+    for path in (logs[1], early, late):  # versions not in game_id order
+        ingest([str(path)], root)
+    data = DataDir(root)
+    versions: dict[str, set[str]] = {}  # by brute force: each file read whole
+    for f in data.files("hands"):
+        for game in pl.read_parquet(f)["game_id"].unique().to_list():
+            versions.setdefault(game, set()).add(archive._version(f))
+    assert max(map(len, versions.values())) == 2  # the split game
+    everything = {n: data.files(n) for n in archive.HAND_TABLES}
+    stale = sorted(versions)[:-1]  # one game is up to date
+    monkeypatch.setattr(archive, "CHUNK_GAMES", 2)
+    results = []
+    for locate in (500, 1):
+        monkeypatch.setattr(archive, "LOCATE_FILES", locate)
+        results.append(list(archive._chunks(data, stale)))
+    assert results[0] == results[1]
+    chunks = results[0]
+    games = [g for chunk, _ in chunks for g in chunk]
+    assert games == sorted(stale, key=lambda g: (min(versions[g]), g)) != sorted(stale)
+    assert [len(chunk) for chunk, _ in chunks] == [2] * (len(stale) // 2) + [1] * (len(stale) % 2)
+    assert len(chunks) >= 2
+    for chunk, files in chunks:
+        wanted = set().union(*(versions[g] for g in chunk))
+        for name, fs in files.items():
+            assert fs == [f for f in everything[name] if archive._version(f) in wanted]
+            assert fs or name == "recorded_results"
