@@ -15,10 +15,13 @@ import msgspec
 import polars as pl
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from replay.engine import replay_games
 from replay.findings import FindingClass
 from replay.sim import simulate
+from schemas import rows
 from schemas.event_columns import EventColumns, event_field
 from schemas.records import parse_record
 from schemas.rows import RowBuffers, _cut_by_hands, records_from_tables
@@ -127,3 +130,51 @@ def test_events_are_cut_by_key_when_they_do_not_follow_the_hands() -> None:
         assert (_cut_by_hands(frames["events"], frames["hands"]) is not None) is cut
         back = list(records_from_tables(variant, lazy_events=True))
         assert {(r["game_id"], r["hand_no"]): r for r in back} == expected
+
+
+_codes = st.one_of(st.none(), st.sampled_from(["1m", "9p", "E", "draw", "discard", "é"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.one_of(
+        st.lists(_codes),
+        st.lists(st.one_of(st.none(), st.lists(_codes, max_size=5))),
+        st.lists(st.one_of(st.none(), st.lists(st.one_of(st.none(), st.lists(_codes))))),
+    ),
+    cut=st.integers(0, 3),
+)
+def test_interned_columns_equal_to_list_and_share_one_object_per_value(data, cut) -> None:
+    """rows._interned (the replay's conversion of event types and tile codes, and of walls
+    and start hands) gives what ``to_list`` gives, for flat and nested string columns with
+    nulls, empty lists and slices, and holds one object per distinct string."""
+    series = pl.Series(data, dtype=_string_type(data))[cut:]
+    got = rows._interned(series)
+    assert got == series.to_list()
+    strings: dict[str, int] = {}
+    stack: list[Any] = list(got)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif item is not None:
+            assert strings.setdefault(item, id(item)) == id(item)
+
+
+def _string_type(data: list[Any]) -> pl.DataType:
+    depth, probe = 0, data
+    while True:
+        inner = [x for x in probe if x is not None]
+        if not inner or not isinstance(inner[0], list):
+            break
+        depth += 1
+        probe = [y for x in inner for y in x]
+    kind: pl.DataType = pl.String()
+    for _ in range(depth):
+        kind = pl.List(kind)
+    return kind
+
+
+def test_interned_columns_of_many_distinct_strings_are_plain_lists() -> None:
+    names = pl.Series([f"player{i}" for i in range(3000)] * 2)
+    assert rows._interned(names) == names.to_list()
