@@ -195,6 +195,7 @@ def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[s
     # files are scanned LOCATE_FILES at a time.
     wanted = (
         pl.DataFrame({"game_id": games}, schema={"game_id": pl.String})
+        .unique()
         .sort("game_id")
         .with_row_index("g")
     )
@@ -610,8 +611,9 @@ def replay_archive(
 
         # A bucket task's memory comes on top of a worker's heap grown by replaying chunks,
         # so past FRESH_WORKERS_HANDS the bucket tasks get fresh workers: at 1M hands the
-        # replay's peak fell from 458 to 400 MB (100k: 388 MB), for about 1.4 s of CPU to
-        # start them. A small archive keeps its workers.
+        # replay's peak fell from 458 to about 400 MB, the same as at 100k (where the
+        # workers are kept). Starting two costs about 1.4 s of CPU: under 2% of a replay
+        # of 500k hands, so a smaller archive keeps its workers.
         fresh_workers = summary.hands > FRESH_WORKERS_HANDS
         with _runner(workers, scheduler, cluster) if chunks or buckets else _idle() as run:
             for fresh in run(replay_chunk, chunks):

@@ -520,6 +520,8 @@ def _interned(column: pl.Series) -> list[Any]:
 
 
 def _interned_array(array: pa.Array) -> list[Any]:
+    if pa.types.is_null(array.type):  # a column of nulls only, built without a type
+        return [None] * len(array)
     if pa.types.is_list(array.type) or pa.types.is_large_list(array.type):
         values = _interned_array(array.flatten())  # without null lists' values
         lengths = pc.fill_null(pc.list_value_length(array), 0).to_numpy()

@@ -263,7 +263,8 @@ def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
     for locate in (500, 1):
         monkeypatch.setattr(archive, "LOCATE_FILES", locate)
         results.append(list(archive._chunks(data, stale)))
-    assert results[0] == results[1]
+    results.append(list(archive._chunks(data, [*stale, *stale[:2], "no-such-game"])))
+    assert results[0] == results[1] == results[2]  # duplicates and unknown games
     chunks = results[0]
     games = [g for chunk, _ in chunks for g in chunk]
     assert games == sorted(stale, key=lambda g: (min(versions[g]), g)) != sorted(stale)

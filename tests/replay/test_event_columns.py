@@ -175,6 +175,14 @@ def _string_type(data: list[Any]) -> pl.DataType:
     return kind
 
 
-def test_interned_columns_of_many_distinct_strings_are_plain_lists() -> None:
-    names = pl.Series([f"player{i}" for i in range(3000)] * 2)
-    assert rows._interned(names) == names.to_list()
+def test_interned_columns_of_many_distinct_strings_or_only_nulls_equal_to_list() -> None:
+    """Past 1,024 distinct strings (player names, not codes) _interned converts as to_list
+    does, flat or inside lists; a column of nulls without a type too."""
+    names = [f"player{i}" for i in range(3000)] * 2
+    for series in (
+        pl.Series(names),
+        pl.Series([names[:5], None, [], names[5:2000]])[1:],
+        pl.Series([None, None]),
+        pl.Series([None, [None]]),
+    ):
+        assert rows._interned(series) == series.to_list()
