@@ -515,7 +515,8 @@ def _interned(column: pl.Series) -> list[Any]:
     """A string column of few distinct values (event types, tile codes), or a list column
     of them (a wall, the start hands), as Python lists holding one interned ``str`` per
     value: ``to_list`` makes a new object per string, which the replay then compares,
-    hashes and frees one by one (a tenth of a replay's time, and of its page faults)."""
+    hashes and frees one by one (196 -> 173 µs a hand in one process, half the page
+    faults). The explicit rechunk is measured: faster than ``to_arrow`` of many chunks."""
     return _interned_array(column.rechunk().to_arrow())
 
 
