@@ -17,11 +17,10 @@ never on worker count, task order, file order or history.
 from __future__ import annotations
 
 import gc
-import hashlib
 import multiprocessing
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,21 +31,17 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from ingest.key_index import CONTENT_HASHES, KEY_HASHES
 from ingest.store import WORK, DataDir, Part, PartWriter
 from replay.american.card import cards_digest, register_folder
-from replay.engine import REGISTRY, replay_games
+from replay.engine import replay_games
 from replay.findings import SERIOUS, HandReport
+from replay.plan import HAND_TABLES, bucket_of, chunks, done_hash, plan, stale_games
 from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
-N_BUCKETS = 8
-PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins (~150 MB)
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
 SPLIT_ROWS = 50_000  # spilled rows a bucket task cuts by game range at once
-CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
-LOCATE_FILES = 500  # hands files scanned at once to find the files of each stale game
 KEY = ["game_id", "hand_no"]
 _SORT = {
     "findings": ["game_id", "hand_no", "seq"],
@@ -57,10 +52,6 @@ _SORT = {
 
 # A chunk's replayed rows: bucket -> table -> rows.
 Fresh = dict[int, dict[str, pa.Table]]
-
-
-def bucket_of(game_id: str) -> int:
-    return hashlib.blake2b(game_id.encode(), digest_size=4).digest()[0] % N_BUCKETS
 
 
 @dataclass
@@ -154,89 +145,6 @@ class ReportColumns:
         }
 
 
-HAND_TABLES = ("hands", "seats", "events", "recorded_results")
-
-
-def _version(path: Path) -> str:
-    """``.../part-00000012.parquet`` -> ``00000012``: the commit that wrote the file."""
-    return path.stem.rsplit("-", 1)[-1]
-
-
-def _chunks(data: DataDir, games: list[str]) -> Iterator[tuple[list[str], dict[str, list[Path]]]]:
-    """``games`` in chunks of consecutive ingest commits, each with the files of its rows.
-
-    A commit writes a hand's rows in all four tables under the same version number (an
-    ingest batch, or a compaction), so the files of a chunk are the files of the versions
-    its hands files carry. Ordering games by version and reading only those files keeps
-    the replay of an archive linear in its size, instead of scanning every file per chunk.
-    """
-    files = {name: data.files(name) for name in HAND_TABLES}
-    if not files["hands"]:
-        return
-    hands_files = files["hands"]
-    by_version: dict[str, dict[str, list[Path]]] = {name: {} for name in files}
-    for name, fs in files.items():
-        for f in fs:
-            by_version[name].setdefault(_version(f), []).append(f)
-    order = sorted(by_version["hands"])
-    index = {v: i for i, v in enumerate(order)}
-    version_of = pl.DataFrame(
-        {
-            "_path": [str(f) for f in hands_files],
-            "v": [index[_version(f)] for f in hands_files],
-        },
-        schema={"_path": pl.String, "v": pl.UInt32},
-    )
-    # Games become their index in game_id order, versions theirs in version order, so that
-    # the grouping below is on integers: at 10M hands a set of versions per game in Python
-    # took 300 MB (the replay's peak), a polars group_by on game_id 140 MB. The stale games
-    # are found by a join, not is_in over a Python list inside the scan (4 s at 1M hands,
-    # the join 0.02 s); a scan's file-path column costs a string per row, so the hands
-    # files are scanned LOCATE_FILES at a time.
-    wanted = (
-        pl.DataFrame({"game_id": games}, schema={"game_id": pl.String})
-        .unique()
-        .sort("game_id")
-        .with_row_index("g")
-    )
-    located = pl.concat(
-        (
-            pl.scan_parquet(
-                hands_files[i : i + LOCATE_FILES], glob=False, include_file_paths="_path"
-            )
-            .select("game_id", "_path")
-            .unique()
-            .join(wanted.lazy(), on="game_id")
-            .join(version_of.lazy(), on="_path")
-            .select("g", "v")
-            .collect()
-            for i in range(0, len(hands_files), LOCATE_FILES)
-        ),
-        rechunk=False,
-    )
-    chunk_of = (  # games in the order of their first version, then game_id
-        located.group_by("g")
-        .agg(pl.col("v").min())
-        .sort("v", "g")
-        .select("g", (pl.int_range(pl.len(), dtype=pl.UInt32) // CHUNK_GAMES).alias("chunk"))
-    )
-    versions = (
-        located.join(chunk_of, on="g")
-        .select("chunk", "v")
-        .unique()
-        .group_by("chunk")
-        .agg(pl.col("v").sort())
-    )
-    del located
-    chunks = chunk_of.group_by("chunk", maintain_order=True).agg("g").join(versions, on="chunk")
-    names = wanted["game_id"]
-    for _, gs, vs in chunks.sort("chunk").iter_rows():
-        yield (
-            names.gather(gs).to_list(),
-            {n: [f for v in vs for f in by_version[n].get(order[v], [])] for n in files},
-        )
-
-
 def _read_games(
     data: DataDir, games: list[str], files: dict[str, list[Path]]
 ) -> dict[str, pl.DataFrame]:
@@ -298,7 +206,7 @@ class _BucketSources:
 
     @classmethod
     def of(
-        cls, data: DataDir, bucket: int, games: list[str], fresh: dict[str, list[str]]
+        cls, data: DataDir, bucket: int, stale: str | None, fresh: dict[str, list[str]]
     ) -> _BucketSources:
         prefix = f"bucket-{bucket:02d}-"
         manifest = data.manifest()["tables"]  # read once: workers do not hold the lock
@@ -310,15 +218,14 @@ class _BucketSources:
             ]
             for name in REPLAY_TABLES
         }
-        stale = pl.LazyFrame({"game_id": games}, schema={"game_id": pl.String})
-        return cls(files, fresh, stale)
+        return cls(files, fresh, stale_games(stale))
 
     def split(self, spans: list[GameRange], folder: Path) -> list[_BucketSources]:
         """One per span, whose spilled rows are that span's only (written to ``folder``):
         the spill is read once, not once per range (one bucket of a 10M-hand archive, 13
         ranges: 4.5 s and 743 MB reading the whole spill per range, 2.7 s and 547 MB so)."""
         if len(spans) == 1 or not any(self.fresh.values()):
-            return [self] * len(spans)
+            return [_BucketSources(self.files, self.fresh, _in_range(self.stale, s)) for s in spans]
         folder.mkdir(parents=True, exist_ok=True)
         cuts = pl.Series([first for first, _ in spans[1:]], dtype=pl.String)
         fresh: list[dict[str, list[str]]] = [{} for _ in spans]
@@ -346,7 +253,10 @@ class _BucketSources:
                         writer.write_table(piece)
             for writer in writers.values():
                 writer.close()
-        return [_BucketSources(self.files, part, self.stale) for part in fresh]
+        return [
+            _BucketSources(self.files, part, _in_range(self.stale, span))
+            for part, span in zip(fresh, spans, strict=True)
+        ]
 
     def rows(self, name: str) -> pl.LazyFrame:
         """Every row of the table's new output for this bucket, unsorted."""
@@ -410,22 +320,22 @@ def bucket_table(
     data: DataDir,
     bucket: int,
     name: str,
-    games: list[str],
+    stale: str | None = None,
     fresh: Sequence[str] = (),
     span: GameRange = (None, None),
     sources: _BucketSources | None = None,
 ) -> pa.Table:
     """The rows of one table of the bucket's new output whose game is in ``span`` (default
-    all), in key order: its stored rows without ``games``, plus the rows replayed for
-    them (``fresh``)."""
+    all), in key order: its stored rows without the games in the ``stale`` file
+    (:meth:`replay.plan.Plan.stale_file`), plus the rows replayed for them (``fresh``)."""
     if sources is None:
-        sources = _BucketSources.of(data, bucket, games, {name: list(fresh)})
+        sources = _BucketSources.of(data, bucket, stale, {name: list(fresh)})
     rows = _in_range(sources.rows(name), span).collect()
     return rows.sort(_SORT[name], nulls_last=True).to_arrow().cast(REPLAY_TABLES[name])
 
 
 def finish_bucket(
-    root: str, bucket: int, games: list[str], fresh: dict[str, list[str]]
+    root: str, bucket: int, stale: str | None, fresh: dict[str, list[str]]
 ) -> list[tuple[str, str]]:
     """Write the bucket's new files (one per table and ruleset), uncommitted: a worker's
     task after every chunk is replayed. Returns the files written (``stage_parts``).
@@ -436,7 +346,7 @@ def finish_bucket(
     do not depend on the ranges (:class:`ingest.store.PartWriter`)."""
     data = DataDir(root)
     version = data.manifest()["version"] + 1
-    sources = _BucketSources.of(data, bucket, games, fresh)
+    sources = _BucketSources.of(data, bucket, stale, fresh)
     # Beside the spill, in the work area; unique, as a retried Dask task may still run.
     spill = next((Path(paths[0]).parent for paths in fresh.values() if paths), data.root / WORK)
     ranges = spill / f"bucket-{bucket:02d}-ranges-{uuid.uuid4().hex}"
@@ -447,7 +357,7 @@ def finish_bucket(
         for span, span_sources in zip(spans, sources.split(spans, ranges), strict=True):
             rulesets: pl.DataFrame | None = None
             for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):
-                table = bucket_table(data, bucket, name, games, span=span, sources=span_sources)
+                table = bucket_table(data, bucket, name, span=span, sources=span_sources)
                 if rulesets is None:  # hand_results: a row per hand of the range, its ruleset
                     frame = pl.from_arrow(table.select([*KEY, "ruleset"]))
                     assert isinstance(frame, pl.DataFrame)
@@ -487,74 +397,6 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def done_hash(content_hash: str, ruleset: str, cards: str) -> str:
-    """The hash a replayed hand is stored under: its content hash, and for an american hand
-    also the data folder's cards, so adding or changing a card replays those hands."""
-    if ruleset != "american" or not cards:
-        return content_hash
-    return hashlib.blake2b(f"{content_hash}:{cards}".encode(), digest_size=16).hexdigest()
-
-
-def plan(data: DataDir) -> tuple[dict[int, list[str]], int, int, int]:
-    """Which games of which buckets need replaying: (bucket -> games, hands, stale, unsupported).
-
-    A hand is stale when its replay rows were made from other content (or none), and a
-    game whose replay rows have no hand any more is stale too. Hands are compared by
-    128-bit hashes of their key and content, streamed from the files, so the plan holds
-    32 bytes per replayed hand, not the strings (at 1M hands 662 MB before).
-    """
-    hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash")
-    cards = cards_digest(data.root)
-    if cards:  # only american hands are keyed on the cards (done_hash)
-        american = pl.col("ruleset") == "american"
-        rehash = pl.col("content_hash").map_elements(
-            lambda h: done_hash(h, "american", cards), return_dtype=pl.String
-        )
-        hands = pl.concat([hands.filter(~american), hands.filter(american).with_columns(rehash)])
-    stored = hands.select("game_id", "ruleset", *KEY_HASHES, *CONTENT_HASHES)
-    done = data.scan("hand_results").select("game_id", *KEY_HASHES, *CONTENT_HASHES)
-    totals = stored.select(
-        pl.len().alias("hands"),
-        pl.col("ruleset").is_in(list(REGISTRY)).not_().sum().alias("unsupported"),
-    ).collect(engine="streaming")
-    n_hands = int(totals["hands"][0])
-    # The joins hold their keys in memory (~150 bytes a hand): a large archive is planned
-    # in passes, each over the hands whose key hash falls in its share, reading the hashes
-    # from a copy written once to the work area (not every file of both tables each pass).
-    passes = max(1, -(-n_hands // PLAN_HANDS_PER_PASS))
-    if passes > 1:
-        work = data.work_dir("plan")
-        stored.sink_parquet(work / "hands.parquet")
-        done.sink_parquet(work / "done.parquet")
-        stored, done = (
-            pl.scan_parquet(work / "hands.parquet"),
-            pl.scan_parquet(work / "done.parquet"),
-        )
-    games: set[str] = set()
-    n_stale = 0
-    for p in range(passes):
-        share = (pl.col("k1") % passes) == p
-        mine, theirs = stored.filter(share), done.filter(share)
-        changed = (
-            mine.join(theirs.drop("game_id"), on=["k1", "k2"], how="left", suffix="_done")
-            .filter(
-                pl.col("c1_done").is_null()
-                | (pl.col("c1") != pl.col("c1_done"))
-                | (pl.col("c2") != pl.col("c2_done"))
-            )
-            .select("game_id")
-        )
-        gone = theirs.join(mine.select("k1", "k2"), on=["k1", "k2"], how="anti")
-        for stale in (changed, gone.select("game_id")):  # one at a time: memory is the max
-            found = stale.collect(engine="streaming")["game_id"]
-            n_stale += len(found)
-            games.update(found.to_list())
-    todo: dict[int, list[str]] = {}
-    for g in sorted(games):
-        todo.setdefault(bucket_of(g), []).append(g)
-    return todo, n_hands, n_stale, int(totals["unsupported"][0])
-
-
 def replay_archive(
     root: Path | str,
     workers: int = 1,
@@ -588,23 +430,23 @@ def replay_archive(
     data = DataDir(Path(root).resolve() if distributed else root)
     summary = ReplaySummary()
     with data.writing(wait=wait):
-        todo, summary.hands, stale, summary.not_supported = plan(data)
+        stale = plan(data)
+        summary.hands, summary.not_supported = stale.hands, stale.unsupported
         # Buckets still in the flat layout of older versions are rewritten as they are.
-        upgrade = {b: [] for b in flat_buckets(data) if b not in todo}
-        stale_games = sorted(g for games in todo.values() for g in games)
+        buckets = sorted(set(stale.games) | flat_buckets(data))
         cards = cards_digest(data.root)
         where = str(data.root)
-        chunks = [
+        n_chunks, todo = chunks(data, stale.stale_files(), stale.folder)
+        chunk_jobs = (  # made as the tasks are sent: never all the games at once
             (where, games, {n: [str(f) for f in fs] for n, fs in files.items()}, cards)
-            for games, files in _chunks(data, stale_games)
-        ]
-        buckets = sorted({**todo, **upgrade}.items())
-        on_total(len(chunks) + len(buckets))
+            for games, files in todo
+        )
+        on_total(n_chunks + len(buckets))
         spill = _Spill(data.work_dir("replay"))
         staged = _Staged(data)
 
         def write_buckets(run: Runner) -> None:
-            jobs = [(where, b, games, spill.files(b)) for b, games in buckets]
+            jobs = [(where, b, _str(stale.stale_file(b)), spill.files(b)) for b in buckets]
             for written in run(finish_bucket, jobs):
                 staged.written.extend(written)
                 on_task(1)
@@ -615,8 +457,8 @@ def replay_archive(
         # workers are kept). Starting two costs about 1.4 s of CPU: under 2% of a replay
         # of 500k hands, so a smaller archive keeps its workers.
         fresh_workers = summary.hands > FRESH_WORKERS_HANDS
-        with _runner(workers, scheduler, cluster) if chunks or buckets else _idle() as run:
-            for fresh in run(replay_chunk, chunks):
+        with _runner(workers, scheduler, cluster) if n_chunks or buckets else _idle() as run:
+            for fresh in run(replay_chunk, chunk_jobs):
                 spill.add(fresh)
                 summary.replayed += sum(t["hand_results"].num_rows for t in fresh.values())
                 on_task(1)
@@ -626,11 +468,11 @@ def replay_archive(
         if fresh_workers:
             with _runner(workers, scheduler, cluster) if buckets else _idle() as run:
                 write_buckets(run)
-        for b, _ in buckets:
+        for b in buckets:
             staged.replace(b)
         staged.commit()
-        summary.buckets = len(todo)
-        summary.unchanged = summary.hands - stale
+        summary.buckets = len(stale.games)
+        summary.unchanged = summary.hands - stale.stale
         counts = data.scan("findings").group_by("class").len().collect()
         summary.findings_by_class = dict(
             zip(counts["class"].to_list(), counts["len"].to_list(), strict=True)
@@ -638,7 +480,11 @@ def replay_archive(
     return summary
 
 
-Runner = Callable[[Callable[..., Any], list[tuple[Any, ...]]], Iterator[Any]]
+Runner = Callable[[Callable[..., Any], Iterable[tuple[Any, ...]]], Iterator[Any]]
+
+
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 @contextmanager
@@ -663,7 +509,7 @@ def _runner(workers: int, scheduler: str | None, cluster: str | None) -> Iterato
     ctx = multiprocessing.get_context("spawn")  # polars and fork deadlock
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
 
-        def run(fn: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> Iterator[Any]:
+        def run(fn: Callable[..., Any], jobs: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
             # Two tasks per worker in flight, each result let go once taken: the client
             # never holds more than a few chunks' rows (a finished future keeps its result).
             queue = iter(jobs)

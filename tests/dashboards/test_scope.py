@@ -339,7 +339,7 @@ def _flatten(root: Path) -> None:
     parts, remove = [], []
     for b in buckets:
         # every game of the bucket carried over
-        tables = {name: bucket_table(data, b, name, []) for name in REPLAY_TABLES}
+        tables = {name: bucket_table(data, b, name) for name in REPLAY_TABLES}
         for name in REPLAY_TABLES:
             parts.append(Part(name, tables[name], f"bucket-{b:02d}"))
             remove += [r for r in manifest[name] if Path(r).name.startswith(f"bucket-{b:02d}-")]

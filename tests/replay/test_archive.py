@@ -18,6 +18,7 @@ from ingest.pipeline import ingest
 from ingest.store import DataDir
 from mjaudit.cli import app
 from replay import archive
+from replay import plan as planning
 from replay.archive import replay_archive
 from schemas.tables import REPLAY_TABLES
 
@@ -58,7 +59,7 @@ def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monke
     ingest([str(p) for p in logs], one)
     ingest([str(p) for p in logs], many)
     replay_archive(one, workers=1)
-    monkeypatch.setattr(archive, "CHUNK_GAMES", 1)
+    monkeypatch.setattr(planning, "CHUNK_GAMES", 1)
     monkeypatch.setattr(archive, "FRESH_WORKERS_HANDS", 10)  # buckets in a second pool
     tasks: list[int] = []
     summary = replay_archive(many, workers=2, on_total=tasks.append)
@@ -86,15 +87,23 @@ def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
     results = data.scan("hand_results").collect()
     replays = {}
     for per_pass in (10**6, 7, 1):
-        monkeypatch.setattr(archive, "PLAN_HANDS_PER_PASS", per_pass)
-        replays[per_pass] = archive.plan(data)
+        monkeypatch.setattr(planning, "PLAN_HANDS_PER_PASS", per_pass)
+        with data.writing():
+            found = planning.plan(data)
+            games = {
+                b: pl.read_parquet(found.stale_file(b))["game_id"].to_list() for b in found.games
+            }
+        replays[per_pass] = (found.hands, found.stale, found.unsupported, found.games, games)
     assert replays[7] == replays[1] == replays[10**6]
-    todo, hands, stale, _ = replays[7]
+    hands, stale, _, counts, by_bucket = replays[7]
     keys = set(data.scan("hands").select("game_id", "hand_no").collect().iter_rows())
     done = set(results.select("game_id", "hand_no").iter_rows())
     assert hands == len(keys)
     assert stale == len(keys - done) + len(done - keys)
-    games = {g for gs in todo.values() for g in gs}
+    for b, games in by_bucket.items():  # each bucket's games, sorted, each once
+        assert games == sorted(set(games)) and len(games) == counts[b]
+        assert {planning.bucket_of(g) for g in games} == {b}
+    games = {g for gs in by_bucket.values() for g in gs}
     assert games == {g for g, _ in keys ^ done}
     assert {g for g, _ in done - keys} and {g for g, _ in keys - done}  # vanished and new
 
@@ -239,10 +248,11 @@ def test_game_ranges_split_rows_without_losing_any():
 def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
     tmp_path, logs, monkeypatch
 ):
-    """_chunks puts every stale game in one chunk, in the order of (first ingest version,
+    """chunks() puts every stale game in one chunk, in the order of (first ingest version,
     game_id), with the files of exactly the versions its chunk's hands are in; a game
-    ingested in two commits brings both. Scanning the hands files one at a time gives the
-    same chunks."""
+    ingested in two commits brings both. Scanning the hands files one at a time, or
+    locating the stale games a few at a time (merged back in order), gives the same
+    chunks."""
     lines = logs[0].read_bytes().splitlines(keepends=True)
     early, late = tmp_path / "early.jsonl", tmp_path / "late.jsonl"
     early.write_bytes(b"".join(lines[:7]))  # the first game's first hands ...
@@ -254,24 +264,37 @@ def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
     versions: dict[str, set[str]] = {}  # by brute force: each file read whole
     for f in data.files("hands"):
         for game in pl.read_parquet(f)["game_id"].unique().to_list():
-            versions.setdefault(game, set()).add(archive._version(f))
+            versions.setdefault(game, set()).add(planning._version(f))
     assert max(map(len, versions.values())) == 2  # the split game
-    everything = {n: data.files(n) for n in archive.HAND_TABLES}
+    everything = {n: data.files(n) for n in planning.HAND_TABLES}
     stale = sorted(versions)[:-1]  # one game is up to date
-    monkeypatch.setattr(archive, "CHUNK_GAMES", 2)
+    files = []  # as plan() writes them: a file per bucket, each game once, sorted
+    for b in sorted({planning.bucket_of(g) for g in stale}):
+        games = [g for g in stale if planning.bucket_of(g) == b]
+        if not files:
+            games = sorted([*games, "no-such-game"])  # a game whose hands vanished
+        files.append(tmp_path / f"stale-{b}.parquet")
+        pl.DataFrame({"game_id": games}).write_parquet(files[-1])
+    assert len(files) >= 3
+    monkeypatch.setattr(planning, "CHUNK_GAMES", 2)
     results = []
-    for locate in (500, 1):
-        monkeypatch.setattr(archive, "LOCATE_FILES", locate)
-        results.append(list(archive._chunks(data, stale)))
-    results.append(list(archive._chunks(data, [*stale, *stale[:2], "no-such-game"])))
-    assert results[0] == results[1] == results[2]  # duplicates and unknown games
-    chunks = results[0]
+    groups = {10**6: 1, 3: -(-(len(stale) + 1) // 3), 1: len(stale)}  # files of located games
+    for locate_files, locate_games in ((500, 10**6), (1, 10**6), (500, 3), (500, 1)):
+        monkeypatch.setattr(planning, "LOCATE_FILES", locate_files)
+        monkeypatch.setattr(planning, "LOCATE_GAMES", locate_games)
+        folder = tmp_path / f"located-{locate_files}-{locate_games}"
+        folder.mkdir()
+        n, chunks = planning.chunks(data, files, folder)
+        results.append((n, list(chunks)))
+        assert len(list(folder.iterdir())) == groups[locate_games]
+    assert results[0] == results[1] == results[2] == results[3]
+    n, chunks = results[0]
+    assert n == len(chunks) >= 2
     games = [g for chunk, _ in chunks for g in chunk]
     assert games == sorted(stale, key=lambda g: (min(versions[g]), g)) != sorted(stale)
     assert [len(chunk) for chunk, _ in chunks] == [2] * (len(stale) // 2) + [1] * (len(stale) % 2)
-    assert len(chunks) >= 2
-    for chunk, files in chunks:
+    for chunk, files_of in chunks:
         wanted = set().union(*(versions[g] for g in chunk))
-        for name, fs in files.items():
-            assert fs == [f for f in everything[name] if archive._version(f) in wanted]
+        for name, fs in files_of.items():
+            assert fs == [f for f in everything[name] if planning._version(f) in wanted]
             assert fs or name == "recorded_results"

@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 from ingest.pipeline import ingest
 from ingest.store import DataDir
 from mjaudit.cli import app
-from replay.archive import plan, replay_archive
+from replay.archive import replay_archive
 from replay.distributed import DistributedUnavailable
+from replay.plan import plan
 from replay.sim import write_simulation
 from schemas.tables import REPLAY_TABLES
 
@@ -43,8 +44,10 @@ def _copy(src: Path, dest: Path) -> Path:
 def test_local_cluster_output_is_byte_identical(ingested, tmp_path):
     local = _copy(ingested, tmp_path / "local")
     dask = _copy(ingested, tmp_path / "dask")
-    todo, hands, _, _ = plan(DataDir(local))
-    assert len(todo) > 2  # several buckets, so the tasks really spread over the workers
+    with DataDir(local).writing():
+        todo = plan(DataDir(local))
+    hands = todo.hands
+    assert len(todo.games) > 2  # several buckets, so the tasks really spread over the workers
     s_local = replay_archive(local, workers=1)
     with distributed.LocalCluster(
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
@@ -54,7 +57,7 @@ def test_local_cluster_output_is_byte_identical(ingested, tmp_path):
         s_dask = replay_archive(
             dask, scheduler=cluster.scheduler_address, on_task=done.append, on_total=total.append
         )
-    assert total == [len(done)] and len(done) > len(todo)  # chunk tasks, then one per bucket
+    assert total == [len(done)] and len(done) > len(todo.games)  # chunk tasks, then one per bucket
     assert s_local.replayed == s_dask.replayed == hands
     assert s_local.findings_by_class == s_dask.findings_by_class
     a, b = replay_bytes(local), replay_bytes(dask)
