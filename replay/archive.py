@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import islice, pairwise
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from replay.american.card import cards_digest, register_folder
 from replay.engine import replay_games
 from replay.findings import SERIOUS, HandReport
 from replay.plan import HAND_TABLES, bucket_of, chunks, done_hash, plan, stale_games
+from replay.ranges import GameRange, in_range, ranges_of
 from schemas.rows import records_from_tables
 from schemas.tables import REPLAY_TABLES
 
@@ -225,7 +226,7 @@ class _BucketSources:
         the spill is read once, not once per range (one bucket of a 10M-hand archive, 13
         ranges: 4.5 s and 743 MB reading the whole spill per range, 2.7 s and 547 MB so)."""
         if len(spans) == 1 or not any(self.fresh.values()):
-            return [_BucketSources(self.files, self.fresh, _in_range(self.stale, s)) for s in spans]
+            return [_BucketSources(self.files, self.fresh, in_range(self.stale, s)) for s in spans]
         folder.mkdir(parents=True, exist_ok=True)
         cuts = pl.Series([first for first, _ in spans[1:]], dtype=pl.String)
         fresh: list[dict[str, list[str]]] = [{} for _ in spans]
@@ -254,7 +255,7 @@ class _BucketSources:
             for writer in writers.values():
                 writer.close()
         return [
-            _BucketSources(self.files, part, _in_range(self.stale, span))
+            _BucketSources(self.files, part, in_range(self.stale, span))
             for part, span in zip(fresh, spans, strict=True)
         ]
 
@@ -288,34 +289,6 @@ def _ipc_tables(path: str, rows: int) -> Iterator[pa.Table]:
             yield pa.Table.from_batches(group, reader.schema)
 
 
-GameRange = tuple[str | None, str | None]  # game_id >= first (None: from the start), < end
-
-
-def _in_range(frame: pl.LazyFrame, span: GameRange) -> pl.LazyFrame:
-    first, end = span
-    game = pl.col("game_id")
-    if first is not None:  # the last range also takes any row without a game_id
-        frame = frame.filter((game >= first) | game.is_null() if end is None else game >= first)
-    if end is not None:
-        frame = frame.filter(game < end)
-    return frame
-
-
-def game_ranges(counts: pl.DataFrame, hands: int) -> list[GameRange]:
-    """Cut games (``counts``: game_id, len, sorted by game_id) into consecutive ranges of
-    at most ``hands`` hands (a game is never split; a bigger game is a range of its own).
-    The ranges cover every game_id, so no row can fall between them."""
-    cuts: list[str] = []
-    n = 0
-    for game_id, k in counts.iter_rows():
-        if n and n + k > hands:
-            cuts.append(game_id)
-            n = 0
-        n += k
-    bounds: list[str | None] = [None, *cuts, None]
-    return list(pairwise(bounds))
-
-
 def bucket_table(
     data: DataDir,
     bucket: int,
@@ -330,7 +303,7 @@ def bucket_table(
     (:meth:`replay.plan.Plan.stale_file`), plus the rows replayed for them (``fresh``)."""
     if sources is None:
         sources = _BucketSources.of(data, bucket, stale, {name: list(fresh)})
-    rows = _in_range(sources.rows(name), span).collect()
+    rows = in_range(sources.rows(name), span).collect()
     return rows.sort(_SORT[name], nulls_last=True).to_arrow().cast(REPLAY_TABLES[name])
 
 
@@ -340,20 +313,20 @@ def finish_bucket(
     """Write the bucket's new files (one per table and ruleset), uncommitted: a worker's
     task after every chunk is replayed. Returns the files written (``stage_parts``).
 
-    The rows are sorted and written a range of games at a time (at most RANGE_HANDS
-    hands), each file row group by row group: a bucket of a 10M-hand archive holds 5M
-    score rows, and sorting a whole table of it in memory took 1.7 GB. The files' bytes
-    do not depend on the ranges (:class:`ingest.store.PartWriter`)."""
+    The rows are sorted and written a range of games at a time (about RANGE_HANDS
+    hands, :func:`replay.ranges.ranges_of`), each file row group by row group: a bucket
+    of a 10M-hand archive holds 5M score rows, and sorting a whole table of it in memory
+    took 1.7 GB. The files' bytes do not depend on the ranges
+    (:class:`ingest.store.PartWriter`)."""
     data = DataDir(root)
     version = data.manifest()["version"] + 1
     sources = _BucketSources.of(data, bucket, stale, fresh)
     # Beside the spill, in the work area; unique, as a retried Dask task may still run.
     spill = next((Path(paths[0]).parent for paths in fresh.values() if paths), data.root / WORK)
     ranges = spill / f"bucket-{bucket:02d}-ranges-{uuid.uuid4().hex}"
-    counts = sources.rows("hand_results").group_by("game_id").len().sort("game_id").collect()
     writers: dict[tuple[str, str], PartWriter] = {}
     try:
-        spans = game_ranges(counts, RANGE_HANDS)
+        spans = ranges_of(sources.rows("hand_results").select("game_id"), RANGE_HANDS)
         for span, span_sources in zip(spans, sources.split(spans, ranges), strict=True):
             rulesets: pl.DataFrame | None = None
             for name in ("hand_results", *(n for n in REPLAY_TABLES if n != "hand_results")):

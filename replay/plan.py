@@ -26,11 +26,15 @@ from ingest.key_index import CONTENT_HASHES, KEY_HASHES
 from ingest.store import DataDir
 from replay.american.card import cards_digest
 from replay.engine import REGISTRY
+from replay.ranges import in_range, ranges_of
 
 N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins (~150 MB)
 LOCATE_GAMES = 1_000_000  # stale games whose versions one scan of the hands finds (~120 MB)
 LOCATE_FILES = 500  # hands files scanned at once to find the files of each stale game
+SORT_GAMES = 1_000_000  # stale games of a bucket sorted in memory at once (~120 MB)
+SAMPLE_GAMES = 100_000  # games of a bucket counted to cut it into ranges of SORT_GAMES
+STALE_ROW_GROUP = 10_000  # games per row group of a bucket's stale file
 CHUNK_GAMES = 200  # games read and replayed by one task (bounds a worker's memory)
 NOT_FOUND = np.iinfo(np.uint32).max  # a stale game's first version when it has no hands
 HAND_TABLES = ("hands", "seats", "events", "recorded_results")
@@ -116,6 +120,7 @@ def plan(data: DataDir) -> Plan:
         )
     n_stale = 0
     found_files: list[Path] = []
+    per_bucket = np.zeros(N_BUCKETS, dtype=np.int64)
     for p in range(passes):
         mine, theirs = stored, done
         if passes > 1:
@@ -138,25 +143,35 @@ def plan(data: DataDir) -> Plan:
         games = pl.concat(found).unique()
         if len(games):
             buckets = pl.Series("bucket", [bucket_of(g) for g in games], dtype=pl.UInt8)
+            per_bucket += np.bincount(buckets.to_numpy(), minlength=N_BUCKETS)
             path = work / f"found-{p:06d}.parquet"
             pl.DataFrame([games, buckets]).write_parquet(path)
             found_files.append(path)
-    counts: dict[int, int] = {}
-    if found_files:
-        found_games = pl.scan_parquet(found_files)
-        for b in range(N_BUCKETS):  # a bucket at a time: memory is an eighth of the games
-            games = (
-                found_games.filter(pl.col("bucket") == b)
-                .select("game_id")
-                .collect()
-                .sort("game_id")
-            )
-            if len(games):
-                games.write_parquet(work / f"stale-{b:02d}.parquet")
-                counts[b] = len(games)
-        for path in found_files:
-            path.unlink()
+    counts = {b: int(n) for b, n in enumerate(per_bucket) if n}
+    for b, n in counts.items():
+        _write_sorted(
+            pl.scan_parquet(found_files).filter(pl.col("bucket") == b).select("game_id"),
+            n,
+            work / f"stale-{b:02d}.parquet",
+        )
+    for path in found_files:
+        path.unlink()
     return Plan(work, n_hands, n_stale, int(totals["unsupported"][0]), counts)
+
+
+def _write_sorted(games: pl.LazyFrame, n: int, out: Path) -> None:
+    """Write the ``n`` ``games`` (distinct) sorted, SORT_GAMES at a time, in row groups
+    small enough that a bucket task reads only those of its range of games."""
+    writer: pq.ParquetWriter | None = None
+    try:
+        for span in ranges_of(games, SORT_GAMES, sample=SAMPLE_GAMES, total=n):
+            part = in_range(games, span).collect().sort("game_id").to_arrow()
+            if writer is None:
+                writer = pq.ParquetWriter(out, part.schema)
+            writer.write_table(part, row_group_size=STALE_ROW_GROUP)
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _version(path: Path) -> str:

@@ -17,7 +17,7 @@ from ingest import store
 from ingest.pipeline import ingest
 from ingest.store import DataDir
 from mjaudit.cli import app
-from replay import archive
+from replay import archive, ranges
 from replay import plan as planning
 from replay.archive import replay_archive
 from schemas.tables import REPLAY_TABLES
@@ -74,7 +74,8 @@ def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monke
 
 def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
     """plan() joins the keys of a large archive in passes: any number of passes finds the
-    same new, changed and vanished games."""
+    same new, changed and vanished games, and writes each bucket's the same, sorted
+    whether a range at a time or all at once."""
     root = tmp_path / "data"
     ingest([str(logs[0])], root)
     replay_archive(root)
@@ -85,17 +86,20 @@ def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
     with data.writing():  # replayed hands vanish (their replay rows stay until the next replay)
         data.commit_parts([], first[:1])
     results = data.scan("hand_results").collect()
-    replays = {}
-    for per_pass in (10**6, 7, 1):
+    replays = []
+    for per_pass, sort_games in ((10**6, 10**6), (7, 10**6), (1, 10**6), (7, 1)):
         monkeypatch.setattr(planning, "PLAN_HANDS_PER_PASS", per_pass)
+        monkeypatch.setattr(planning, "SORT_GAMES", sort_games)
+        monkeypatch.setattr(planning, "SAMPLE_GAMES", sort_games)
+        monkeypatch.setattr(ranges, "PER_RANGE", 1)
         with data.writing():
             found = planning.plan(data)
             games = {
                 b: pl.read_parquet(found.stale_file(b))["game_id"].to_list() for b in found.games
             }
-        replays[per_pass] = (found.hands, found.stale, found.unsupported, found.games, games)
-    assert replays[7] == replays[1] == replays[10**6]
-    hands, stale, _, counts, by_bucket = replays[7]
+        replays.append((found.hands, found.stale, found.unsupported, found.games, games))
+    assert all(replay == replays[0] for replay in replays)
+    hands, stale, _, counts, by_bucket = replays[0]
     keys = set(data.scan("hands").select("game_id", "hand_no").collect().iter_rows())
     done = set(results.select("game_id", "hand_no").iter_rows())
     assert hands == len(keys)
@@ -106,6 +110,24 @@ def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
     games = {g for gs in by_bucket.values() for g in gs}
     assert games == {g for g, _ in keys ^ done}
     assert {g for g, _ in done - keys} and {g for g, _ in keys - done}  # vanished and new
+
+
+def test_stale_games_are_written_sorted_a_range_at_a_time(tmp_path, monkeypatch):
+    """A bucket's stale games are sorted SORT_GAMES at a time, the ranges placed by a
+    sample of them: the file holds each game once, in order, in small row groups."""
+    ids = [f"game-{i * 7919 % 1000:04d}" for i in range(1000)]
+    found = tmp_path / "found.parquet"
+    pl.DataFrame({"game_id": ids}).write_parquet(found)
+    monkeypatch.setattr(planning, "SORT_GAMES", 100)
+    monkeypatch.setattr(planning, "SAMPLE_GAMES", 50)
+    monkeypatch.setattr(planning, "STALE_ROW_GROUP", 64)
+    monkeypatch.setattr(ranges, "PER_RANGE", 5)
+    spans = ranges.ranges_of(pl.scan_parquet(found), 100, sample=50, total=1000)
+    assert len(spans) > 5  # the sort really went a range at a time
+    out = tmp_path / "stale.parquet"
+    planning._write_sorted(pl.scan_parquet(found), 1000, out)
+    assert pl.read_parquet(out)["game_id"].to_list() == sorted(ids)
+    assert pq.ParquetFile(out).num_row_groups >= 1000 // 64
 
 
 def test_rerun_replays_only_new_or_changed_games(tmp_path, logs):
@@ -208,41 +230,25 @@ def test_cli_check_exit_codes_and_json(tmp_path, logs):
 
 def test_bucket_files_do_not_depend_on_how_their_games_are_cut(tmp_path, logs, monkeypatch):
     """A bucket task cuts its spilled rows by game range, then sorts and writes a range at
-    a time (RANGE_HANDS), each file row group by row group: one range per bucket or one
-    per game give the same bytes, in a first replay and in a re-run that carries stored
-    rows over."""
+    a time (RANGE_HANDS), each file row group by row group: one range per bucket, one per
+    game, or ranges placed by a sample of the games give the same bytes, in a first
+    replay and in a re-run that carries stored rows over."""
     monkeypatch.setattr(store, "ROW_GROUP_ROWS", 5)  # row groups straddle the ranges
     monkeypatch.setattr(archive, "SPLIT_ROWS", 3)  # the spill cut a few batches at a time
     outputs = []
-    for range_hands in (10**6, 1):
+    for range_hands, sample in ((10**6, 10**6), (1, 10**6), (3, 2)):
         monkeypatch.setattr(archive, "RANGE_HANDS", range_hands)
-        root = tmp_path / f"ranges-{range_hands}"
+        monkeypatch.setattr(ranges, "SAMPLE_ROWS", sample)
+        root = tmp_path / f"ranges-{range_hands}-{sample}"
         ingest([str(logs[0])], root)
         replay_archive(root)
         first = _replay_bytes(root)
         ingest([str(logs[1])], root)
         assert replay_archive(root).replayed == 24
         outputs.append((first, _replay_bytes(root)))
-    assert outputs[0] == outputs[1]
+    assert outputs[0] == outputs[1] == outputs[2]
     groups = [pq.ParquetFile(f).num_row_groups for f in DataDir(root).files("scores")]
     assert max(groups) > 2
-
-
-def test_game_ranges_cover_every_game_and_cap_the_hands():
-    counts = pl.DataFrame({"game_id": ["a", "b", "c", "d", "e"], "len": [3, 3, 9, 1, 1]})
-    assert archive.game_ranges(counts, 6) == [(None, "c"), ("c", "d"), ("d", None)]
-    assert archive.game_ranges(counts, 100) == [(None, None)]
-    assert archive.game_ranges(counts.clear(), 6) == [(None, None)]
-
-
-def test_game_ranges_split_rows_without_losing_any():
-    """Each row falls in exactly one range (a row without a game_id in the last one)."""
-    frame = pl.LazyFrame({"game_id": ["a", "b", None, "c", "d", "e", "c"]})
-    counts = pl.DataFrame({"game_id": ["a", "b", "c", "d", "e"], "len": [1, 1, 2, 1, 1]})
-    spans = archive.game_ranges(counts, 2)
-    parts = [archive._in_range(frame, span).collect()["game_id"].to_list() for span in spans]
-    assert spans == [(None, "c"), ("c", "d"), ("d", None)]
-    assert parts == [["a", "b"], ["c", "c"], [None, "d", "e"]]
 
 
 def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
