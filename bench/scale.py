@@ -42,9 +42,10 @@ def cpu():
 t, c = time.perf_counter(), cpu()
 {body}
 elapsed, used = time.perf_counter() - t, cpu() - c
-rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-          resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": rss / 1024, **out}}))
+main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": max(main, children),
+                  "main_mb": main, "children_mb": children, **out}}))
 """
 
 BODIES = {

@@ -31,7 +31,7 @@ from replay.ranges import in_range, ranges_of
 N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins (~150 MB)
 LOCATE_GAMES = 1_000_000  # stale games whose versions one scan of the hands finds (~120 MB)
-LOCATE_FILES = 500  # hands files scanned at once to find the files of each stale game
+LOCATE_BYTES = 192 * 2**20  # hands files scanned at once to locate games (~1.2M hands)
 SORT_GAMES = 1_000_000  # stale games of a bucket sorted in memory at once (~120 MB)
 SAMPLE_GAMES = 100_000  # games of a bucket counted to cut it into ranges of SORT_GAMES
 STALE_ROW_GROUP = 10_000  # games per row group of a bucket's stale file
@@ -111,7 +111,9 @@ def plan(data: DataDir) -> Plan:
     # the work area (not every file of both tables each pass).
     passes = max(1, -(-n_hands // PLAN_HANDS_PER_PASS))
     if passes > 1:
-        share = (pl.col("game_id").hash() % passes).alias("share")
+        # Cast as the key hashes do, so a hand and its replay rows share a pass whatever
+        # type a file's game_id was read as.
+        share = (pl.col("game_id").cast(pl.String).hash() % passes).alias("share")
         stored.with_columns(share).sink_parquet(work / "hands.parquet")
         done.with_columns(share).sink_parquet(work / "done.parquet")
         stored, done = (
@@ -249,8 +251,9 @@ def _locate(hands_files: list[Path], order: list[str], stale: list[Slice], out: 
     the grouping is on integers (at 10M hands a set of versions per game in Python took
     300 MB, a polars group_by on game_id 140 MB). The games are found by a join, not
     is_in over a list inside the scan (4 s at 1M hands, the join 0.02 s); a scan's
-    file-path column costs a string per row, so the files are scanned LOCATE_FILES at a
-    time.
+    file-path column costs a string per row, and its distinct (game, file) pairs are
+    every game of the files, so the files are scanned LOCATE_BYTES at a time (about 500
+    ingest files, or a few compacted ones).
     """
     if not hands_files:
         return 0
@@ -268,16 +271,15 @@ def _locate(hands_files: list[Path], order: list[str], stale: list[Slice], out: 
     )
     found = pl.concat(
         (
-            pl.scan_parquet(
-                hands_files[i : i + LOCATE_FILES], glob=False, include_file_paths="_path"
-            )
+            pl.scan_parquet(batch, glob=False, include_file_paths="_path")
             .select("game_id", "_path")
             .unique()
             .join(wanted.lazy(), on="game_id")
+            .select("g", "_path")
             .join(version_of.lazy(), on="_path")
             .select("g", "v")
             .collect()
-            for i in range(0, len(hands_files), LOCATE_FILES)
+            for batch in _by_size(hands_files, LOCATE_BYTES)
         ),
         rechunk=False,
     )
@@ -301,6 +303,21 @@ def _locate(hands_files: list[Path], order: list[str], stale: list[Slice], out: 
         return 0
     games.write_parquet(out, row_group_size=CHUNK_GAMES * 64)
     return len(games)
+
+
+def _by_size(files: list[Path], limit: int) -> Iterator[list[Path]]:
+    """Consecutive files of at most ``limit`` bytes together (a bigger file alone)."""
+    batch: list[Path] = []
+    n = 0
+    for path in files:
+        size = path.stat().st_size
+        if batch and n + size > limit:
+            yield batch
+            batch, n = [], 0
+        batch.append(path)
+        n += size
+    if batch:
+        yield batch
 
 
 def _rows(path: Path) -> Iterator[tuple[int, str, list[int] | None]]:

@@ -47,8 +47,8 @@ def game_ranges(counts: pl.DataFrame, size: int) -> list[GameRange]:
 def ranges_of(
     rows: pl.LazyFrame, size: int, sample: int | None = None, total: int | None = None
 ) -> list[GameRange]:
-    """Ranges of about ``size`` of ``rows`` (a game_id column; ``total`` of them, counted
-    when not given).
+    """Ranges of about ``size`` of ``rows`` (a game_id column; ``total`` of them or fewer,
+    counted when not given).
 
     Up to ``sample`` rows (default SAMPLE_ROWS), the games are counted exactly and no
     range holds more than ``size`` rows (unless one game does). Past that, a sample of the
