@@ -4,9 +4,10 @@ A replay redoes the games whose hands changed since their replay rows were made,
 no replay rows yet, or whose hands vanished. The plan never holds those games as Python
 objects: at 10M hands its sets and lists of game ids were the replay's peak (about 250
 bytes a game, some 13 MB per million hands). The stale games go to the work area, one
-file per bucket; the files of each chunk are found a group of buckets at a time; chunks
-are read back from disk as the tasks are sent. Each step's memory is bounded by its pass
-(PLAN_HANDS_PER_PASS hands, LOCATE_GAMES games), not by the archive.
+sorted file per bucket; their versions (which files hold their rows) are located
+LOCATE_GAMES games at a time; chunks are read back from disk as the tasks are sent. Each
+step's memory is bounded by its batch (PLAN_HANDS_PER_PASS hands, SORT_GAMES and
+LOCATE_GAMES games), not by the archive.
 """
 
 from __future__ import annotations
@@ -68,10 +69,14 @@ class Plan:
 
     def stale_file(self, bucket: int) -> Path | None:
         """The bucket's stale games (one column, game_id, sorted), or None: it has none."""
-        return self.folder / f"stale-{bucket:02d}.parquet" if bucket in self.games else None
+        return _stale_path(self.folder, bucket) if bucket in self.games else None
 
     def stale_files(self) -> list[Path]:
-        return [self.folder / f"stale-{b:02d}.parquet" for b in sorted(self.games)]
+        return [_stale_path(self.folder, b) for b in sorted(self.games)]
+
+
+def _stale_path(folder: Path, bucket: int) -> Path:
+    return folder / f"stale-{bucket:02d}.parquet"
 
 
 def stale_games(path: str | Path | None) -> pl.LazyFrame:
@@ -154,7 +159,7 @@ def plan(data: DataDir) -> Plan:
         _write_sorted(
             pl.scan_parquet(found_files).filter(pl.col("bucket") == b).select("game_id"),
             n,
-            work / f"stale-{b:02d}.parquet",
+            _stale_path(work, b),
         )
     for path in found_files:
         path.unlink()
