@@ -389,12 +389,21 @@ def replay(
         table.add_row("rules engine not built yet (not replayed)", f"{summary.not_supported}")
     for cls, n in sorted(summary.findings_by_class.items()):
         table.add_row(f"findings: {cls}", f"{n}")
+    if summary.engine_errors:
+        table.add_row("engine errors (hands not checked)", f"{summary.engine_errors}")
     out.print(table)
     out.print(
         f'see: duckdb {data / "catalog.duckdb"} "select code, count(*) from findings group by all order by 2 desc"',
         highlight=False,
         soft_wrap=True,
     )
+    if summary.engine_errors:
+        # Every other hand is replayed and committed; these few were not checked at all.
+        _error(
+            f"the engine failed on {summary.engine_errors} hand(s): see the findings with "
+            "code ENGINE_ERROR; every other hand was replayed"
+        )
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 @app.command()
@@ -442,7 +451,14 @@ def show(
     if at is not None and not 0 <= at < n:
         _error(f"--at {at}: the hand has events 0-{n - 1}")
         raise typer.Exit(EXIT_USAGE)
-    out.print(position_text(rec, n - 1 if at is None else at), highlight=False)
+    try:
+        text = position_text(rec, n - 1 if at is None else at)
+    except Exception as exc:  # one bad record: say so, as replay's ENGINE_ERROR does
+        from replay.engine import engine_error
+
+        _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
+        raise typer.Exit(EXIT_FINDINGS) from None
+    out.print(text, highlight=False)
 
 
 @app.command()

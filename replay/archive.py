@@ -34,7 +34,7 @@ import pyarrow as pa
 from ingest.store import WORK, DataDir, Part, PartWriter
 from replay.american.card import cards_digest, register_folder
 from replay.engine import replay_games
-from replay.findings import SERIOUS, HandReport
+from replay.findings import ENGINE_ERROR, SERIOUS, HandReport
 from replay.plan import HAND_TABLES, bucket_of, chunks, done_hash, plan, stale_games
 from replay.ranges import GameRange, in_range, ranges_of
 from schemas.rows import records_from_tables
@@ -63,6 +63,7 @@ class ReplaySummary:
     not_supported: int = 0
     buckets: int = 0
     findings_by_class: dict[str, int] = field(default_factory=dict)
+    engine_errors: int = 0  # hands the engine failed on (ENGINE_ERROR findings, all stored)
 
 
 class ReportColumns:
@@ -455,9 +456,13 @@ def replay_archive(
         staged.commit()
         summary.buckets = len(stale.games)
         summary.unchanged = summary.hands - stale.stale
-        counts = data.scan("findings").group_by("class").len().collect()
+        findings = data.scan("findings")
+        counts = findings.group_by("class").len().collect()
         summary.findings_by_class = dict(
             zip(counts["class"].to_list(), counts["len"].to_list(), strict=True)
+        )
+        summary.engine_errors = (
+            findings.filter(pl.col("code") == ENGINE_ERROR).select(pl.len()).collect().item()
         )
     return summary
 

@@ -8,6 +8,7 @@ canonical ``mjlog/1`` dicts (``schemas.records.parse_record`` or
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -16,7 +17,7 @@ from replay.american.position import position_text as american_position
 from replay.american.replayer import replay_american
 from replay.chan.render import chan_position
 from replay.chan.replayer import replay_chan
-from replay.findings import Finding, FindingClass, HandReport
+from replay.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
 from replay.hk.replayer import replay_hk
 from replay.hk.replayer import replay_to as hk_replay_to
 from replay.sheet import replay_sheet
@@ -75,13 +76,60 @@ def position_text(
     return POSITIONS[record["ruleset"]](record, at, overrides)
 
 
+def _single_finding_report(record: dict[str, Any], finding: Finding, ended_by: str) -> HandReport:
+    return HandReport(
+        game_id=record["game_id"],
+        hand_no=record["hand_no"],
+        ruleset=record["ruleset"],
+        players=tuple(record["players"]),
+        findings=(finding,),
+        ended_by=ended_by,
+        dealer=record["dealer"],
+        prevailing_wind=record.get("prevailing_wind"),
+    )
+
+
+def engine_error(record: dict[str, Any], exc: BaseException) -> Finding:
+    """The ENGINE_ERROR finding for a hand whose replay raised ``exc``.
+
+    Whatever a record holds, one hand must never stop the replay of the others: ingest
+    validates what it can, and anything the engine still trips over becomes this finding
+    on that hand alone. It is of class CORRUPT_LOG because nothing about the hand can be
+    trusted (it was not checked); the message says so, names the exception and where in
+    the engine it was raised, so a bug report can start from it.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f" in {_project_path(last.filename)} line {last.lineno}"
+    return Finding(
+        None,
+        None,
+        ENGINE_ERROR,
+        FindingClass.CORRUPT_LOG,
+        f"the {record.get('ruleset')} engine failed on this hand ({type(exc).__name__}: "
+        f"{exc}{where}): the hand was not checked",
+    )
+
+
+def _project_path(filename: str) -> str:
+    """``replay/hk/hand.py`` rather than an absolute path of this machine."""
+    parts = filename.replace("\\", "/").split("/")
+    for top in ("replay", "schemas", "ingest", "dashboards", "mjaudit"):
+        if top in parts:
+            return "/".join(parts[len(parts) - 1 - parts[::-1].index(top) :])
+    return parts[-1]
+
+
 def replay_hand(
     record: dict[str, Any],
     overrides: Mapping[str, object] | None = None,
     previous: HandReport | None = None,
     observer: Callable[..., None] | None = None,
 ) -> HandReport:
-    """Replay one hand. A ruleset without an engine yet gives a single INFO finding."""
+    """Replay one hand. A ruleset without an engine yet gives a single INFO finding; an
+    exception inside the engine gives a single ENGINE_ERROR finding (:func:`engine_error`)."""
     fn = REGISTRY.get(record["ruleset"])
     if fn is None:
         finding = Finding(
@@ -91,16 +139,11 @@ def replay_hand(
             FindingClass.INFO,
             f"the {record['ruleset']} rules engine is not built yet: the hand was not replayed",
         )
-        return HandReport(
-            game_id=record["game_id"],
-            hand_no=record["hand_no"],
-            ruleset=record["ruleset"],
-            players=tuple(record["players"]),
-            findings=(finding,),
-            dealer=record["dealer"],
-            prevailing_wind=record.get("prevailing_wind"),
-        )
-    return fn(record, overrides, previous, observer)
+        return _single_finding_report(record, finding, "unfinished")
+    try:
+        return fn(record, overrides, previous, observer)
+    except Exception as exc:  # one hand must never stop the others
+        return _single_finding_report(record, engine_error(record, exc), "corrupt")
 
 
 def replay_games(

@@ -19,6 +19,10 @@ class FindingClass(StrEnum):
     INFO = "INFO"  # liability events, partial information
 
 
+# The engine raised inside one hand (a bug, or input no check caught): see
+# replay.engine.engine_error. Shared by every ruleset; the code is not in any checklist.
+ENGINE_ERROR = "ENGINE_ERROR"
+
 SERIOUS = frozenset(
     {FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.SCORE_MISMATCH}
 )

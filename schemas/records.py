@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.mjlog import EVENT_TYPES, FORMAT, Event, HandRecord, Penalty, Result
+from schemas.mjlog import EVENT_TYPES, FORMAT, Event, HandRecord, Penalty, Result, Seat, Tile
 from schemas.rulesets import RULESET_IDS, RULESETS, RulesetShape
 from schemas.strict import Header, strict_record_type
 from schemas.tiles import TileSet, UnknownTile
@@ -365,6 +365,50 @@ def _keep_unknown(out: dict[str, Any], raw: dict[str, Any], known: frozenset[str
 
 _COLUMN_NAMES = frozenset({"seat", "tile", "from", "tiles"})
 
+# Fields the vocabulary defines for seats and tiles hold a seat or tiles on every event
+# that carries them, also where that event's type does not define them (a ``tiles`` run on
+# a ``draw``): the engines read these names off any event, so an undefined one is checked
+# at ingest like a defined one (same messages) rather than tripping the replay. Other
+# unknown fields are kept as they are; ``announce`` keeps all of its further fields (their
+# meaning depends on ``what``, so the engine that reads one checks it).
+_UNDEFINED_FIELD_TYPES: dict[str, Any] = {
+    "seat": Seat,
+    "from": Seat,
+    "to": Seat,
+    "target": Seat,
+    "accused": Seat,
+    "partner": Seat,
+    "tile": Tile,
+    "tiles": list[Tile],
+    "with": Tile | list[Tile],
+}
+_OPEN_EVENTS = frozenset({"announce"})
+
+
+def _undefined_fields(
+    ev: dict[str, Any], raw_ev: dict[str, Any], known: frozenset[str], i: int, obj: dict[str, Any]
+) -> None:
+    """Check and take in the fields of ``raw_ev`` its type does not define (see above)."""
+    for k, v in raw_ev.items():
+        if k in known:
+            continue
+        if ev["type"] not in _OPEN_EVENTS and k in _UNDEFINED_FIELD_TYPES:
+            try:
+                v = msgspec.convert(v, _UNDEFINED_FIELD_TYPES[k])
+            except msgspec.ValidationError as exc:
+                path = f"$.events[{i}].{k}"
+                msg = str(exc).split(" - at `", 1)[0]
+                where = msgspec.ValidationError(f"{msg} - at `{path}{_suffix(str(exc))}`")
+                raise _from_validation_error(where, obj) from None
+        ev[k] = v
+
+
+def _suffix(message: str) -> str:
+    """The part of msgspec's path below the value itself (``[0]`` of ``$[0]``)."""
+    m = _AT.match(message)
+    path = (m["path"] if m else None) or "$"
+    return path[1:]
+
 
 def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[dict[str, Any], bool]:
     out: dict[str, Any] = msgspec.to_builtins(rec)
@@ -382,6 +426,11 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
     canonical = tiles.canonical
     n = len(out["players"])
     for i, ev in enumerate(out["events"]):
+        raw_ev = raw_events[i]
+        if len(raw_ev) > len(ev):
+            known = EVENT_FIELDS[ev["type"]]
+            odd = odd or any(k in _COLUMN_NAMES and k not in known for k in raw_ev)
+            _undefined_fields(ev, raw_ev, known, i, obj)
         tile = ev.get("tile")
         if tile is not None and tile not in canonical:
             ev["tile"] = _tile(tiles, tile, f"$.events[{i}].tile")
@@ -395,11 +444,6 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
             seat = ev.get(key)
             if seat is not None and seat >= n:
                 raise _bad_seat(seat, n, f"$.events[{i}].{key}")
-        raw_ev = raw_events[i]
-        if len(raw_ev) > len(ev):
-            known = EVENT_FIELDS[ev["type"]]
-            _keep_unknown(ev, raw_ev, known)
-            odd = odd or any(k in _COLUMN_NAMES and k not in known for k in raw_ev)
     if "result" in out:
         res, raw_res = out["result"], obj["result"]
         _keep_unknown(res, raw_res, RESULT_FIELDS)
