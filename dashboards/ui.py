@@ -18,7 +18,6 @@ every statistic is of one family.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -150,26 +149,53 @@ def start(
     valid: Callable[[Any], bool] = lambda v: True,
     parse: Callable[[str], Any] = str,
     multi: bool = False,
+    expect: str = "not one of the choices",
 ) -> None:
     """Give widget ``key`` its value before it is drawn: kept if still valid, else the
-    URL's (``url``), else the value the page had when last shown, else ``default``."""
+    URL's (``url``), else the value the page had when last shown, else ``default``. A URL
+    value that does not parse or is not ``valid`` is reported (``expect`` says what the
+    parameter takes) and ignored."""
     if key in st.session_state:
         if valid(st.session_state[key]):
             return
         del st.session_state[key]
-    candidates: list[Any] = []
     raw = _url_params().get(url, [])
     if raw and url not in st.session_state.setdefault("_mj_url_used", set()):
-        with contextlib.suppress(ValueError):
-            candidates.append([parse(x) for x in raw] if multi else parse(raw[-1]))
-    kept = st.session_state.setdefault(_KEPT, {})
-    if key in kept:
-        candidates.append(kept[key])
-    for value in candidates:
-        if valid(value):
+        try:
+            value = [parse(x) for x in raw] if multi else parse(raw[-1])
+        except (ValueError, OverflowError):
+            value = _REJECTED
+        if value is not _REJECTED and valid(value):
             st.session_state[key] = value
             return
+        # A link from elsewhere can hold anything: say what was ignored, never fail on it.
+        shown = ", ".join(raw) if multi else raw[-1]
+        st.warning(f"The link's {url}={shown[:80]!r} is not valid here: {expect}; ignored.")
+    kept = st.session_state.setdefault(_KEPT, {})
+    if key in kept and valid(kept[key]):
+        st.session_state[key] = kept[key]
+        return
     st.session_state[key] = default
+
+
+_REJECTED = object()
+
+
+def int_between(lo: int, hi: int) -> Callable[[Any], bool]:
+    """A ``valid`` test for a whole number within bounds (URL numbers can be any size)."""
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def start_count(key: str, url: str, default: int, lo: int, hi: int, unit: str) -> None:
+    """:func:`start` for a number input counting ``unit`` (hands, say) from ``lo`` to ``hi``."""
+    start(
+        key,
+        url,
+        default,
+        valid=int_between(lo, hi),
+        parse=int,
+        expect=f"a whole number of {unit} from {lo:,} to {hi:,}",
+    )
 
 
 def keep(key: str) -> None:

@@ -47,10 +47,12 @@ else:
     )
 
 st.subheader("Leaderboard")
-ui.start("o_min_hands", "min_hands", 10, valid=lambda v: isinstance(v, int) and v >= 0, parse=int)
+MAX_MIN_HANDS = 1_000_000_000
+ui.start_count("o_min_hands", "min_hands", 10, 0, MAX_MIN_HANDS, "hands")
 min_hands = st.number_input(
     "Minimum hands played",
     min_value=0,
+    max_value=MAX_MIN_HANDS,
     step=5,
     key="o_min_hands",
     help="Players with fewer replayed hands are left out.",

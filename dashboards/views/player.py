@@ -15,7 +15,8 @@ names = list(f.players) or ctx.options["players"]
 ui.start("p_name", "name", names[0], valid=lambda v: v in names)
 name = st.selectbox("Player", names, key="p_name")
 ui.keep("p_name")
-ui.start("p_window", "window", 50, valid=lambda v: isinstance(v, int) and v >= 1, parse=int)
+MAX_WINDOW = 100_000  # hands; a larger window is the whole history anyway
+ui.start_count("p_window", "window", 50, 1, MAX_WINDOW, "hands")
 ui.share(name=name)
 
 chan = f.game == "chan"  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
@@ -63,7 +64,11 @@ st.line_chart(
 rate_cols = ["win rate"] if chan else ["win rate", "deal-in rate"]
 st.subheader("Win rate" if chan else "Win and deal-in rates")
 window = st.number_input(
-    "Moving average over the last N hands", min_value=1, step=10, key="p_window"
+    "Moving average over the last N hands",
+    min_value=1,
+    max_value=MAX_WINDOW,
+    step=10,
+    key="p_window",
 )
 ui.keep("p_window")
 ui.share(window=window if window != 50 else None)

@@ -52,7 +52,7 @@ def _reset(*keys: str) -> None:
         ui.forget(key)
 
 
-ui.start("r_game", "game", games[0] if games else None, valid=_exists)
+ui.start("r_game", "game", games[0] if games else None, valid=_exists, expect="no such sitting")
 game = st.session_state["r_game"]
 if game is None:
     st.info("No sittings match the filters.")
@@ -86,7 +86,14 @@ hand_labels = {
     for r in hands.iter_rows(named=True)
 }
 hand_nos = list(hand_labels)
-ui.start("r_hand", "hand", hand_nos[0], valid=lambda h: h in hand_labels, parse=int)
+ui.start(
+    "r_hand",
+    "hand",
+    hand_nos[0],
+    valid=lambda h: h in hand_labels,
+    parse=int,
+    expect=f"this sitting's hands are {hand_nos[0]}-{hand_nos[-1]}",
+)
 top[1].selectbox(
     "Hand",
     hand_nos,
@@ -124,7 +131,14 @@ if n == 0:
     st.dataframe(audit, hide_index=True, width="stretch")
     st.stop()
 stepper = "engine" if steps_with_engine(ruleset) else "ledger"
-ui.start("r_event", "event", -1, valid=lambda e: isinstance(e, int) and -1 <= e < n, parse=int)
+ui.start(
+    "r_event",
+    "event",
+    -1,
+    valid=ui.int_between(-1, n - 1),
+    parse=int,
+    expect=f"an event index from -1 (the deal) to {n - 1}",
+)
 at = st.session_state["r_event"]
 finding_events = sorted({e for e in audit["event_index"].to_list() if e is not None})
 

@@ -278,3 +278,34 @@ def test_pages_with_injection_in_every_url_parameter_and_no_writes(
     at.switch_page("views/violations.py").run()
     assert not at.exception
     assert snapshot(archive) == before
+
+
+HUGE = ["99999999999999999999999", "-99999999999999999999999", "9223372036854775808", "1e308"]
+
+
+@pytest.mark.parametrize("value", HUGE)
+def test_player_page_with_a_huge_window_says_it_is_ignored(
+    archive: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """/player?name=X&window=99999999999999999999999 showed an OverflowError traceback."""
+    monkeypatch.setenv("MJAUDIT_DATA", str(archive))
+    at = app("player", name="X", window=value)
+    assert not at.exception, [e.value for e in at.exception]
+    warnings = [w.value for w in at.warning]
+    assert any(f"window='{value}'" in w and "1 to 100,000" in w for w in warnings), warnings
+    assert at.number_input(key="p_window").value == 50  # the default, not the link's
+
+
+@pytest.mark.parametrize("value", [*HUGE, "-1", "nan", "x"])
+def test_every_numeric_url_parameter_is_bounded(
+    archive: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("MJAUDIT_DATA", str(archive))
+    for page, params in [
+        ("overview", {"min_hands": value}),
+        ("player", {"window": value}),
+        ("replayer", {"game": GAME, "hand": value, "event": value}),
+    ]:
+        at = app(page, **params)
+        assert not at.exception, (page, value, [e.value for e in at.exception])
+        assert at.warning, (page, value)  # the ignored value is named, not silently dropped
