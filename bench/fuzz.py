@@ -6,7 +6,9 @@
 Phase 1 (hypothesis, about half the time, or all of it without atheris): the mutated logs
 and score sheets of ``tests/hardening/fuzzing.py`` (byte flips, truncations, duplications,
 random JSON values in valid records, damaged gz/zst) through ``ingest()`` with every check
-of the tests, and a share of them through ``mjaudit check``. Phase 2 (atheris, coverage
+of the tests, and a share of them through ``mjaudit check``; and the records of
+``tests/hardening/engine_fuzzing.py`` (the event fields every engine reads, mutated)
+through ingest's parser and both replay paths (no exception, no ENGINE_ERROR). Phase 2 (atheris, coverage
 guided): raw bytes as a ``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst``, ``.json`` or score-sheet
 file through ``read_records``/``parse_record`` (and every 200th input through a full
 ``ingest()``). Prints the inputs run, the quarantine codes seen and the crashes (failed
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -70,6 +73,7 @@ def run_hypothesis(seconds: float, stats: Stats, check_every: int = 5) -> None:
     from typer.testing import CliRunner
 
     from mjaudit.cli import app
+    from tests.hardening.engine_fuzzing import check_mutant, engine_mutant
     from tests.hardening.fuzzing import (
         check_cli,
         check_ingest_log,
@@ -118,8 +122,20 @@ def run_hypothesis(seconds: float, stats: Stats, check_every: int = 5) -> None:
             except Exception:
                 stats.crash(traceback.format_exc(), case[1])
 
+    @fast
+    @given(case=engine_mutant())
+    def engines(case) -> None:  # type: ignore[no-untyped-def]
+        if time.monotonic() > turn[0]:
+            raise _TimeUp
+        stats.inputs["engine"] += 1
+        record, what = case
+        try:
+            check_mutant(record, what)
+        except Exception:
+            stats.crash(traceback.format_exc(), json.dumps(record, ensure_ascii=False).encode())
+
     while time.monotonic() < end:
-        for target, share in ((logs, 30.0), (sheets, 10.0)):
+        for target, share in ((logs, 20.0), (sheets, 10.0), (engines, 20.0)):
             turn[0] = min(end, time.monotonic() + share)
             with contextlib.suppress(_TimeUp):
                 target()
