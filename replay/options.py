@@ -76,7 +76,9 @@ def checked_changes(
     """``overrides`` validated option by option (keys in ``skip`` are left out: engine
     settings such as an american card file, not rules). Raises :class:`OptionError`."""
     changes: dict[str, object] = {}
-    for name, value in overrides.items():
+    # In name order, and values shown with sorted keys: the archive stores options as
+    # sorted-key JSON, so a hand replayed from it must get the message `check` gives.
+    for name, value in sorted(overrides.items()):
         if name in skip:
             continue
         check = validators.get(name)
@@ -87,5 +89,16 @@ def checked_changes(
         try:
             changes[name] = check(value)
         except Bad as bad:
-            raise OptionError(f"{ruleset} option {name!r}: expected {bad}; got {value!r}") from None
+            raise OptionError(
+                f"{ruleset} option {name!r}: expected {bad}; got {_sorted(value)!r}"
+            ) from None
     return changes
+
+
+def _sorted(value: object) -> object:
+    """``value`` with every dict's keys in sorted order (for a message)."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value

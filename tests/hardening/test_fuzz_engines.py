@@ -65,3 +65,12 @@ def test_archive_keeps_every_good_record_and_replays_every_kept_hand(mutants, go
         assert results == kept
         codes = {f["code"] for f in data.read("findings").to_pylist()}
         assert ENGINE_ERROR not in codes
+
+
+def test_a_bad_option_holding_an_unsorted_object_reads_the_same_from_the_archive() -> None:
+    """Found by the fuzz: the archive stores options as sorted-key JSON, so the message of
+    a bad option holding an object (and which of two bad options is named) must not
+    depend on the order the log wrote the keys in."""
+    base = next(b for b in BASES if b["ruleset"] == "vn-160")
+    record = dict(base, options={"cai_multiplier": [{"w": 1, "": True}], "bad_b": 1, "bad_a": 2})
+    check_mutant(record, "unsorted option object")
