@@ -329,35 +329,53 @@ class Ingestor:
         return keep
 
     def _new_quarantine(self, quarantine: pa.Table) -> pa.Table:
-        """Quarantine rows not already stored (the same bad line ingested twice is kept once)."""
+        """Quarantine rows not already stored (the same bad line ingested twice is kept once).
+
+        Only rows stored by earlier batches count as seen before. Rows of this batch with one
+        key (file, line, raw hash) are one line's problems: they become one row holding every
+        message, under the first row's code, instead of all but one being dropped as "seen
+        before" (which a fresh folder reported, and lost the messages)."""
         if quarantine.num_rows == 0:
             return quarantine
+        keys = ["source_file", "source_line", "raw_hash"]
         frame = pl.from_arrow(quarantine)
-        fresh = frame.join(
-            self.known_quarantine, on=["source_file", "source_line", "raw_hash"], how="anti"
-        ).unique(
-            subset=["source_file", "source_line", "raw_hash"], keep="first", maintain_order=True
-        )
+        assert isinstance(frame, pl.DataFrame)
+        fresh = frame.join(self.known_quarantine, on=keys, how="anti", maintain_order="left")
         self.summary.quarantine_seen_before += frame.height - fresh.height
-        return fresh.to_arrow()
+        if fresh.select(pl.struct(keys).is_duplicated().any()).item():
+            fresh = (
+                fresh.group_by(keys, maintain_order=True)
+                .agg(
+                    pl.exclude("message").first(),
+                    pl.col("message").unique(maintain_order=True).str.join("; "),
+                )
+                .select(frame.columns)
+            )
+        return fresh.to_arrow().cast(quarantine.schema)
 
 
 def sheet_items(path: Path) -> Iterator[SheetItem]:
     """The items of :func:`ingest.sheets.read_sheet`; if the reader fails part way (the
-    ``csv`` module refuses some inputs, e.g. a bare carriage return in a field), the rest
-    of the file becomes one quarantined item instead of an exception."""
+    ``csv`` module refuses some inputs, e.g. a bare carriage return in a field; or any
+    other exception, a reader bug included), the rest of the file becomes one quarantined
+    item instead of an exception that aborts the command and loses every other file's
+    games. The message names the exception's type and text, so a bug stays visible."""
     last = 0
     try:
         for item in read_sheet(path):
             last = max(last, item.line)
             yield item
-    except csv.Error as exc:
-        rest = b"\n".join(path.read_bytes().split(b"\n")[last:])
+    except Exception as exc:  # reported in the quarantine with its type: not silenced
+        why = str(exc) if isinstance(exc, csv.Error) else f"{type(exc).__name__}: {exc}"
+        try:
+            rest = b"\n".join(path.read_bytes().split(b"\n")[last:])
+        except OSError as again:
+            rest, why = b"", f"{why}; the rest cannot be read again: {again}"
         yield SheetProblem(
             last + 1,
             rest,
             "SHEET_UNPARSEABLE",
-            f"the sheet cannot be read from here on ({exc}); the {last} lines before were read",
+            f"the sheet cannot be read from here on ({why}); the {last} lines before were read",
         )
 
 
