@@ -12,11 +12,15 @@ CSV form: a header ``date,player1..player4,result1..result4,base,max_fan,respons
 rise`` and one game per row (empty option cells take the defaults).
 
 Each game becomes an ``mjlog/1`` record of ruleset ``hk-sheet``: ``game_id`` is
-``<file name>/<date>``, ``hand_no`` counts the games of that date in file order, no
-events, the ``sheet`` line, and the recorded result with the deltas the sheet's own
-settlement gives (:mod:`schemas.sheet`). A bad line becomes a :class:`SheetProblem`
-(quarantined by ingest); the lines around it are still read. A bad option line keeps the
-option's previous value for the games that follow.
+``<file name>/<date>``, ``hand_no`` counts the games of that date in file order (a date
+heading repeated later in the file continues its count, so every game keeps its own
+number and a re-read numbers them the same), no events, the ``sheet`` line, and the
+recorded result with the deltas the sheet's own settlement gives (:mod:`schemas.sheet`).
+A bad line becomes one :class:`SheetProblem` (quarantined by ingest; several problems of
+one line in one message); the lines around it are still read. A bad option line keeps the
+option's previous value for the games that follow. Numbers are bounded (``B`` above 0 and
+at most ``MAX_BASE``, ``M`` 0 to ``MAX_FAN``, a fan at most ``M``) before any arithmetic:
+out of range is ``SHEET_NUMBER_OUT_OF_RANGE``.
 """
 
 from __future__ import annotations
@@ -25,15 +29,25 @@ import csv
 import io
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from schemas.sheet import ENTRY, SheetError, SheetLine, settle
+from schemas.sheet import (
+    ENTRY,
+    MAX_BASE,
+    MAX_FAN,
+    OUT_OF_RANGE,
+    SheetError,
+    SheetLine,
+    settle,
+    shown,
+)
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 OPTION = re.compile(r"^([BMRS])=(\S*)$")
+WHOLE = re.compile(r"^[0-9]+$")
 NAME = re.compile(r"^[^\d\-#*\s][^#*\s]*$")
 CSV_HEADER = [
     "date", "player1", "player2", "player3", "player4",
@@ -69,7 +83,8 @@ class _State:
     max_fan: int = 13
     responsibility: str = "full"
     rise: str = "half"
-    hand_no: int = 0
+    # games so far per date (``undated`` before any date), kept across repeated headings
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 def looks_like_sheet(path: Path) -> bool:
@@ -120,15 +135,15 @@ def _game(state: _State, path: Path, line: int, raw: bytes, entries: list[str]) 
                 line,
                 raw,
                 code,
-                f"{token!r} is not an entry: expected a whole fan number, -, d, D, S, g or f",
+                f"{shown(token)} is not an entry: expected a whole fan number, -, d, D, S, g or f",
             )
     sheet = SheetLine(entries, state.base, state.max_fan, state.responsibility, state.rise)  # type: ignore[arg-type]
     try:
         outcome = settle(sheet)
     except SheetError as exc:
         return SheetProblem(line, raw, exc.code, str(exc))
-    state.hand_no += 1
     day = state.day.isoformat() if state.day else "undated"
+    hand_no = state.counts[day] = state.counts.get(day, 0) + 1
     result: dict[str, Any] = {"winners": [] if outcome.winner is None else [outcome.winner]}
     if outcome.fan is not None:
         result["fan"] = outcome.fan
@@ -140,7 +155,7 @@ def _game(state: _State, path: Path, line: int, raw: bytes, entries: list[str]) 
     record: dict[str, Any] = {
         "format": "mjlog/1",
         "game_id": f"{path.name}/{day}",
-        "hand_no": state.hand_no,
+        "hand_no": hand_no,
         "ruleset": "hk-sheet",
         "players": list(state.players),
         "dealer": 0,  # sheets do not record the dealer
@@ -175,30 +190,51 @@ def _names(state: _State, line: int, raw: bytes, names: list[str]) -> SheetProbl
     return SheetProblem(line, raw, code, problem)
 
 
-def _option(state: _State, key: str, value: str) -> str | None:
-    """Apply ``key=value``; return a problem sentence if the value is bad."""
-    try:
-        if key == "B":
+def _option(state: _State, key: str, value: str) -> tuple[str, str] | None:
+    """Apply ``key=value``; return (quarantine code, problem sentence) if the value is bad.
+
+    B and M are bounded here, before they reach any arithmetic (see :mod:`schemas.sheet`)."""
+    if key == "B":
+        try:
             base = float(value)
-            if not base > 0 or base != base or base == float("inf"):
-                raise ValueError
-            state.base = base
-        elif key == "M":
-            if not value.isdigit():
-                raise ValueError
-            state.max_fan = int(value)
-        elif key == "R":
-            if value not in ("half", "full"):
-                return f"R={value!r}: expected R=half or R=full"
-            state.responsibility = value
-        elif key == "S":
-            if value not in ("half", "spicy"):
-                return f"S={value!r}: expected S=half or S=spicy"
-            state.rise = value
-    except ValueError:
-        what = "a positive number" if key == "B" else "a whole number"
-        return f"{key}={value!r}: expected {what}"
+        except ValueError:
+            base = float("nan")
+        if base != base:
+            return "SHEET_BAD_NUMBER", f"B={shown(value)}: expected a positive number"
+        if not 0 < base <= MAX_BASE:
+            return OUT_OF_RANGE, (
+                f"B={shown(value)} is out of range: expected a number above 0, at most {MAX_BASE:g}"
+            )
+        state.base = base
+    elif key == "M":
+        if not WHOLE.match(value):
+            return "SHEET_BAD_NUMBER", f"M={shown(value)}: expected a whole number"
+        digits = value.lstrip("0") or "0"
+        if len(digits) > len(str(MAX_FAN)) or int(digits) > MAX_FAN:
+            return OUT_OF_RANGE, (
+                f"M={shown(value)} is out of range: expected a whole number from 0 to {MAX_FAN}"
+            )
+        state.max_fan = int(digits)
+    elif key == "R":
+        if value not in ("half", "full"):
+            return "SHEET_UNPARSEABLE", f"R={shown(value)}: expected R=half or R=full"
+        state.responsibility = value
+    elif key == "S":
+        if value not in ("half", "spicy"):
+            return "SHEET_UNPARSEABLE", f"S={shown(value)}: expected S=half or S=spicy"
+        state.rise = value
     return None
+
+
+def _options(
+    state: _State, line: int, raw: bytes, pairs: list[tuple[str, str]]
+) -> SheetProblem | None:
+    """Apply every ``key=value`` of a line; its problems become one item (one quarantine
+    row per line: rows are keyed by file, line and content), coded by the first."""
+    problems = [p for key, value in pairs if (p := _option(state, key, value))]
+    if not problems:
+        return None
+    return SheetProblem(line, raw, problems[0][0], "; ".join(m for _, m in problems))
 
 
 def _read_text(path: Path, data: bytes) -> Iterator[SheetItem]:
@@ -217,24 +253,16 @@ def _read_text(path: Path, data: bytes) -> Iterator[SheetItem]:
         if DATE.match(text):
             try:
                 state.day = date.fromisoformat(text)
-                state.hand_no = 0
             except ValueError:
                 yield SheetProblem(
                     number, raw, "SHEET_UNPARSEABLE", f"{text!r} is not a calendar date"
                 )
             continue
-        if all(OPTION.match(t) for t in tokens):
-            for t in tokens:
-                m = OPTION.match(t)
-                assert m is not None
-                problem = _option(state, m[1], m[2])
-                if problem:
-                    yield SheetProblem(
-                        number,
-                        raw,
-                        "SHEET_BAD_NUMBER" if m[1] in "BM" else "SHEET_UNPARSEABLE",
-                        problem,
-                    )
+        options = [m for t in tokens if (m := OPTION.match(t))]
+        if len(options) == len(tokens):
+            option_problem = _options(state, number, raw, [(m[1], m[2]) for m in options])
+            if option_problem:
+                yield option_problem
             continue
         if len(tokens) != 4:
             yield SheetProblem(
@@ -291,20 +319,14 @@ def _read_csv(path: Path, data: bytes) -> Iterator[SheetItem]:
                 number, raw, "SHEET_UNPARSEABLE", f"{cells[0]!r} is not a date (YYYY-MM-DD)"
             )
             continue
-        problem = None
-        for key, value in zip("BMRS", cells[9:13], strict=True):
-            if value:
-                problem = problem or _option(row_state, key, value)
-        if problem:
-            yield SheetProblem(number, raw, "SHEET_BAD_NUMBER", problem)
+        pairs = [(k, v) for k, v in zip("BMRS", cells[9:13], strict=True) if v]
+        option_problem = _options(row_state, number, raw, pairs)
+        if option_problem:
+            yield option_problem
             continue
         name_problem = _names(row_state, number, raw, cells[1:5])
         if name_problem:
             yield name_problem
             continue
-        key = row_state.day.isoformat() if row_state.day else "undated"
-        row_state.hand_no = day_counts.get(key, 0)
-        item = _game(row_state, path, number, raw, cells[5:9])
-        if isinstance(item, SheetRecord):
-            day_counts[key] = row_state.hand_no
-        yield item
+        row_state.counts = day_counts  # numbered per date across the rows
+        yield _game(row_state, path, number, raw, cells[5:9])

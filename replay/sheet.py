@@ -31,7 +31,15 @@ def replay_sheet(
             "an hk-sheet hand needs its `sheet` line (the four entries and the options)",
         )  # fmt: skip
         return HandReport(**base, findings=(finding,), ended_by="corrupt")
-    line = msgspec.convert(record["sheet"], SheetLine)
+    try:
+        # a hand stored before a bound was added (e.g. B at most MAX_BASE) fails here
+        line = msgspec.convert(record["sheet"], SheetLine)
+    except msgspec.ValidationError as exc:
+        finding = Finding(
+            None, None, "SHEET_INVALID", FindingClass.CORRUPT_LOG,
+            f"the `sheet` line is not a valid score-sheet line: {exc}",
+        )  # fmt: skip
+        return HandReport(**base, findings=(finding,), ended_by="corrupt")
     try:
         out = settle(line)
     except SheetError as exc:

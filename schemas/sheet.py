@@ -22,14 +22,17 @@ from msgspec import Meta, Struct
 
 ENTRY = re.compile(r"^(?:\d+|-|d|D|S|g|f)$")
 BLAMES = frozenset({"d", "D", "S", "g", "f"})
+MAX_FAN = 64  # the largest maximum fan (M) a sheet may set
+MAX_BASE = 1_000_000.0  # the largest base points (B)
+OUT_OF_RANGE = "SHEET_NUMBER_OUT_OF_RANGE"
 
 
 class SheetLine(Struct, frozen=True, omit_defaults=True):
     """A results-only hand as a club score sheet records it (ruleset ``hk-sheet``)."""
 
     entries: Annotated[list[str], Meta(min_length=4, max_length=4, description="one per seat")]
-    base: Annotated[float, Meta(gt=0)] = 1.0
-    max_fan: Annotated[int, Meta(ge=0, le=64)] = 13
+    base: Annotated[float, Meta(gt=0, le=MAX_BASE)] = 1.0
+    max_fan: Annotated[int, Meta(ge=0, le=MAX_FAN)] = 13
     responsibility: Literal["half", "full"] = "full"
     rise: Literal["half", "spicy"] = "half"
 
@@ -40,6 +43,40 @@ class SheetError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def shown(token: str, limit: int = 24) -> str:
+    """``token`` quoted for a message, shortened: a line may hold a token of any length."""
+    return repr(token) if len(token) <= limit else f"{token[:limit]!r}... ({len(token)} chars)"
+
+
+def check_bounds(base: float, max_fan: int) -> None:
+    """Raise ``SHEET_NUMBER_OUT_OF_RANGE`` unless base and maximum are within the bounds.
+
+    ``not 0 < base <= MAX_BASE`` also refuses NaN and infinity."""
+    if not 0 < base <= MAX_BASE:
+        raise SheetError(
+            OUT_OF_RANGE,
+            f"the base B={base!r} is out of range: expected above 0, at most {MAX_BASE:g}",
+        )
+    if not 0 <= max_fan <= MAX_FAN:
+        value = str(max_fan) if abs(max_fan) < 10**18 else "(a huge number)"  # str() may raise
+        raise SheetError(
+            OUT_OF_RANGE, f"the maximum M={value} is out of range: expected 0 to {MAX_FAN}"
+        )
+
+
+def fan_of(token: str, max_fan: int) -> int:
+    """A winner's fan entry as a number, refused above ``max_fan`` before ``int()`` sees a
+    token of any length (``int`` of thousands of digits raises, and is slow long before)."""
+    digits = token.lstrip("0") or "0"
+    if len(digits) > len(str(max_fan)) or int(digits) > max_fan:
+        raise SheetError(
+            "SHEET_FAN_ABOVE_MAX",
+            f"the winner's {token if len(token) <= 6 else shown(token)} fan is above the "
+            f"maximum M={max_fan}",
+        )
+    return int(digits)
 
 
 def multiplier(fan: int, rise: str) -> int:
@@ -63,12 +100,13 @@ class SheetOutcome:
 
 def settle(line: SheetLine) -> SheetOutcome:
     """Validate one game line and settle it; raise :class:`SheetError` if it is invalid."""
+    check_bounds(line.base, line.max_fan)
     e = line.entries
     for token in e:
         if not ENTRY.match(token):
             raise SheetError(
                 "SHEET_BAD_ENTRY",
-                f"{token!r} is not an entry: expected a fan number, -, d, D, S, g or f",
+                f"{shown(token)} is not an entry: expected a fan number, -, d, D, S, g or f",
             )
     winners = [s for s, t in enumerate(e) if t.isdigit()]
     blamed = [s for s, t in enumerate(e) if t in BLAMES]
@@ -93,11 +131,7 @@ def settle(line: SheetLine) -> SheetOutcome:
         deltas[b] = -3 * each
         return SheetOutcome(None, None, False, None, None, b, tuple(deltas))
     w = winners[0]
-    fan = int(e[w])
-    if fan > line.max_fan:
-        raise SheetError(
-            "SHEET_FAN_ABOVE_MAX", f"the winner's {fan} fan is above the maximum M={line.max_fan}"
-        )
+    fan = fan_of(e[w], line.max_fan)
     portion = base * multiplier(fan, line.rise)
     blame = e[blamed[0]] if blamed else None
     if blame == "f":
