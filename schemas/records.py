@@ -369,8 +369,9 @@ _COLUMN_NAMES = frozenset({"seat", "tile", "from", "tiles"})
 # that carries them, also where that event's type does not define them (a ``tiles`` run on
 # a ``draw``): the engines read these names off any event, so an undefined one is checked
 # at ingest like a defined one (same messages) rather than tripping the replay. Other
-# unknown fields are kept as they are; ``announce`` keeps all of its further fields (their
-# meaning depends on ``what``, so the engine that reads one checks it).
+# unknown fields are kept as they are, and so is a null (it reads as absent); ``announce``
+# keeps all of its further fields (their meaning depends on ``what``, so the engine that
+# reads one checks it).
 _UNDEFINED_FIELD_TYPES: dict[str, Any] = {
     "seat": Seat,
     "from": Seat,
@@ -388,19 +389,21 @@ _OPEN_EVENTS = frozenset({"announce"})
 def _undefined_fields(
     ev: dict[str, Any], raw_ev: dict[str, Any], known: frozenset[str], i: int, obj: dict[str, Any]
 ) -> None:
-    """Check and take in the fields of ``raw_ev`` its type does not define (see above)."""
+    """Check the fields of ``raw_ev`` its type does not define but the engines read (see
+    above) and take them into ``ev``, to be normalised like defined ones; the other
+    unknown fields are taken in as they are after that (:func:`_keep_unknown`)."""
+    if ev["type"] in _OPEN_EVENTS:
+        return
     for k, v in raw_ev.items():
-        if k in known:
+        if v is None or k in known or k not in _UNDEFINED_FIELD_TYPES:
             continue
-        if ev["type"] not in _OPEN_EVENTS and k in _UNDEFINED_FIELD_TYPES:
-            try:
-                v = msgspec.convert(v, _UNDEFINED_FIELD_TYPES[k])
-            except msgspec.ValidationError as exc:
-                path = f"$.events[{i}].{k}"
-                msg = str(exc).split(" - at `", 1)[0]
-                where = msgspec.ValidationError(f"{msg} - at `{path}{_suffix(str(exc))}`")
-                raise _from_validation_error(where, obj) from None
-        ev[k] = v
+        try:
+            ev[k] = msgspec.convert(v, _UNDEFINED_FIELD_TYPES[k])
+        except msgspec.ValidationError as exc:
+            path = f"$.events[{i}].{k}"
+            msg = str(exc).split(" - at `", 1)[0]
+            where = msgspec.ValidationError(f"{msg} - at `{path}{_suffix(str(exc))}`")
+            raise _from_validation_error(where, obj) from None
 
 
 def _suffix(message: str) -> str:
@@ -427,7 +430,8 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
     n = len(out["players"])
     for i, ev in enumerate(out["events"]):
         raw_ev = raw_events[i]
-        if len(raw_ev) > len(ev):
+        unknown = len(raw_ev) > len(ev)  # fields of its own, beyond the defined ones
+        if unknown:
             known = EVENT_FIELDS[ev["type"]]
             odd = odd or any(k in _COLUMN_NAMES and k not in known for k in raw_ev)
             _undefined_fields(ev, raw_ev, known, i, obj)
@@ -444,6 +448,10 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
             seat = ev.get(key)
             if seat is not None and seat >= n:
                 raise _bad_seat(seat, n, f"$.events[{i}].{key}")
+        if unknown:
+            for k, v in raw_ev.items():
+                if k not in ev and k not in known:
+                    ev[k] = v
     if "result" in out:
         res, raw_res = out["result"], obj["result"]
         _keep_unknown(res, raw_res, RESULT_FIELDS)
