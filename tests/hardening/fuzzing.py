@@ -13,10 +13,7 @@ from __future__ import annotations
 import copy
 import gzip
 import json
-import signal
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -244,22 +241,6 @@ def sheet_cases(draw: st.DrawFn) -> tuple[str, bytes]:
     if draw(st.integers(0, 5)) == 0:
         data = b"\xef\xbb\xbf" + data
     return ("club.csv" if csv else "club-sheet.txt"), data
-
-
-@contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Fail (TimeoutError) instead of hanging: the body must finish within ``seconds``."""
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"took more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def check_ingest_log(case: LogCase, folder: Path) -> IngestSummary:
