@@ -135,12 +135,16 @@ def ingest(
     if summary.quarantine_seen_before:
         table.add_row("quarantined before (not added again)", f"{summary.quarantine_seen_before}")
     if summary.broken_files:
-        table.add_row("unreadable past a break", ", ".join(summary.broken_files))
+        table.add_row("unreadable past a break", escape(", ".join(summary.broken_files)))
     if summary.skipped_files:
-        table.add_row("skipped (not a log or a score sheet)", ", ".join(summary.skipped_files))
+        table.add_row(
+            "skipped (not a log or a score sheet)", escape(", ".join(summary.skipped_files))
+        )
     out.print(table)
     for message in summary.messages:
-        err.print(f"[yellow]quarantined[/yellow] {message}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[yellow]quarantined[/yellow] {escape(message)}", highlight=False, soft_wrap=True
+        )
     if summary.n_quarantined > len(summary.messages):
         err.print(
             f"... and {summary.n_quarantined - len(summary.messages)} more: "
@@ -249,7 +253,7 @@ def check(
         if fmt is Format.json:
             sys.stdout.write(enc.encode(rep.to_json()).decode() + "\n")
         else:
-            out.print(report_text(rep), highlight=False, soft_wrap=True)
+            out.print(report_text(rep), markup=False, highlight=False, soft_wrap=True)
             out.print()
     if fmt is Format.text:
         out.print(f"{len(records)} hands checked, {bad} unreadable records")
@@ -302,7 +306,10 @@ def _bad_record(fmt: Format, message: str, code: str) -> None:
         sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
     else:
         out.print(
-            f"unreadable record: [CORRUPT] {code}: {message}\n", highlight=False, soft_wrap=True
+            f"unreadable record: [CORRUPT] {code}: {message}\n",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
         )
 
 
@@ -458,7 +465,7 @@ def show(
 
         _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
         raise typer.Exit(EXIT_FINDINGS) from None
-    out.print(text, highlight=False)
+    out.print(text, markup=False, highlight=False)
 
 
 @app.command()
@@ -603,7 +610,11 @@ def stats(
         summary_tsv,
     )
     from ingest.store import DataDirError
+    from schemas.rulesets import RULESET_IDS
 
+    if ruleset is not None and ruleset not in RULESET_IDS:
+        _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
+        raise typer.Exit(EXIT_USAGE)
     try:
         found = families(data)  # from the partition folders: no hands file is read
     except (FileNotFoundError, DataDirError) as exc:
@@ -667,8 +678,8 @@ def stats(
 
     for row in frame.iter_rows(named=True):
         table.add_row(
-            *([str(row[by.value])] if by is not StatsBy.player else []),
-            row["player"],
+            *([escape(str(row[by.value]))] if by is not StatsBy.player else []),
+            escape(row["player"]),
             str(row["hands"]),
             str(row["wins"]),
             pct(row["win_rate"]),
@@ -694,7 +705,10 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
     if fmt is StatsFormat.csv:
         sys.stdout.write(frame.write_csv())
         return
-    if fmt in (StatsFormat.json, StatsFormat.tsv):
+    if fmt is StatsFormat.tsv:
+        sys.stdout.write(frame.write_csv(separator="\t"))
+        return
+    if fmt is StatsFormat.json:
         sys.stdout.write(frame.write_json() + "\n")
         return
     if frame.is_empty():
@@ -706,7 +720,7 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
         table.add_column(c, justify="left" if c in ("player", "violations") else "right")
     for row in frame.iter_rows(named=True):
         table.add_row(
-            row["player"],
+            escape(row["player"]),
             str(row["hands"]),
             str(row["wins"]),
             f"{100 * row['win_rate']:.1f}",
@@ -714,7 +728,7 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
             f"{row['diem_paid']:g}",
             f"{row['net_diem']:g}",
             "-" if row["avg_score"] is None else f"{row['avg_score']:.1f}",
-            row["violations"] or "-",
+            escape(row["violations"] or "-"),
         )
     out.print(table)
     cuoc = cuoc_frequency(con, filters)  # type: ignore[arg-type]
@@ -724,7 +738,10 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
             freq.add_column(c, justify="left" if cuoc[c].dtype == pl.String else "right")
         for row in cuoc.iter_rows():
             freq.add_row(
-                *("-" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v) for v in row)
+                *(
+                    "-" if v is None else f"{v:.3g}" if isinstance(v, float) else escape(str(v))
+                    for v in row
+                )
             )
         out.print(freq)
 

@@ -164,8 +164,7 @@ def _from_validation_error(exc: msgspec.ValidationError, obj: dict[str, Any]) ->
         return RecordError(
             ErrorCode.UNKNOWN_EVENT,
             path,
-            f"{msg}; expected one of {', '.join(EVENT_TYPES)} (the american and chan "
-            "vocabularies are not supported yet)",
+            f"{msg}; expected one of {', '.join(EVENT_TYPES)}",
         )
     if msg.startswith("Expected `") and ", got `" in msg:
         return RecordError(ErrorCode.WRONG_TYPE, path, msg)

@@ -1,0 +1,77 @@
+"""What the CLI prints is the data as it is: text from logs is never read as Rich markup,
+and each --format gives what it names (issue: what users touch)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from mjaudit.cli import app
+from tests.dashboards.chan_archive import build as build_chan
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+runner = CliRunner()
+
+
+def test_check_keeps_the_info_tag() -> None:
+    """`[info]` was read as Rich markup and swallowed (mjaudit check vn160-evening)."""
+    result = runner.invoke(app, ["check", str(EXAMPLES / "vn160-evening.jsonl")])
+    assert "  [info] event 21 Wai-man: MAT_U:" in result.stdout
+
+
+def test_show_prints_the_melds(tmp_path: Path) -> None:
+    """`[pung 2m2m2m <- 2]` was read as Rich markup: `melds:` printed empty."""
+    log = EXAMPLES / "club-night.jsonl"
+    records = [json.loads(ln) for ln in log.read_text(encoding="utf-8").splitlines()]
+    rec, at = next(
+        (r, i) for r in records for i, ev in enumerate(r["events"]) if ev["type"] == "pung"
+    )
+    data = tmp_path / "data"
+    assert runner.invoke(app, ["ingest", str(log), "--data", str(data)]).exit_code == 0
+    shown = runner.invoke(
+        app, ["show", rec["game_id"], str(rec["hand_no"]), "--data", str(data), "--at", str(at)]
+    )
+    assert shown.exit_code == 0, shown.output
+    melds = [ln for ln in shown.stdout.splitlines() if ln.strip().startswith("melds:")]
+    assert any("[pung " in ln for ln in melds), melds
+
+
+def test_unreadable_records_keep_their_corrupt_tag() -> None:
+    result = runner.invoke(app, ["check", str(EXAMPLES / "with-problems.jsonl")])
+    assert "unreadable record: [CORRUPT] UNKNOWN_TILE:" in result.stdout
+
+
+def test_stats_rejects_an_unknown_ruleset_with_the_list(tmp_path: Path) -> None:
+    """`stats --ruleset riichi` silently matched nothing."""
+    data = tmp_path / "data"
+    runner.invoke(app, ["ingest", str(EXAMPLES / "club-night.jsonl"), "--data", str(data)])
+    result = runner.invoke(app, ["stats", "--data", str(data), "--ruleset", "riichi"])
+    assert result.exit_code == 2
+    assert "unknown ruleset 'riichi'" in result.output and "hk-classic" in result.output
+
+
+def test_chan_stats_tsv_is_tab_separated(tmp_path: Path) -> None:
+    """`stats --game chan --format tsv` printed JSON."""
+    data = build_chan(tmp_path / "data")
+    result = runner.invoke(app, ["stats", "--data", str(data), "--game", "chan", "--format", "tsv"])
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    assert header.split("\t")[0] == "player" and rows
+    assert not result.stdout.lstrip().startswith(("[", "{"))
+    assert all(len(r.split("\t")) == len(header.split("\t")) for r in rows)
+
+
+def test_an_unknown_event_type_lists_the_vocabulary_without_calling_it_unsupported() -> None:
+    from schemas.records import RecordError, parse_record
+
+    rec = json.loads((EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    rec["events"][0]["type"] = "riichi"
+    try:
+        parse_record(json.dumps(rec).encode())
+    except RecordError as exc:
+        assert "charleston_pass" in exc.message and "eat" in exc.message
+        assert "not supported" not in exc.message
+    else:
+        raise AssertionError("an unknown event type was accepted")
