@@ -79,8 +79,3 @@ def test_labels_stay_out_of_the_log(planted) -> None:  # type: ignore[no-untyped
         assert "labels" not in rec and "violation" not in rec
         assert all(set(ev) <= {"type", "seat", "tile", "tiles", "from", "robbed_kong", "claim"}
                    for ev in rec["events"])  # fmt: skip
-
-
-def test_within_time_budget(planted) -> None:  # type: ignore[no-untyped-def]
-    # Measured on the 2-core reference machine: about 15 s to simulate, 1 s to replay.
-    assert planted.sim_seconds + planted.replay_seconds < 60

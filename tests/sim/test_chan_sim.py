@@ -3,8 +3,8 @@ planted violation found by the replayer at the labelled event, with no false ala
 
 The accuracy sample is 1,077 hands (60 sittings) with a break planted in half of them
 (543 hands, 640 labels). Measured on the 2-core reference machine: about 10 s of CPU to
-simulate and 1 s to replay; 17-30 s wall clock while other jobs load the machine
-(``test_accuracy_within_time_budget`` asserts < 60 s).
+simulate and 1 s to replay; 17-30 s wall clock while other jobs load the machine (a
+figure: bench/accuracy.py prints it; no test asserts a time).
 """
 
 from __future__ import annotations
@@ -184,10 +184,6 @@ def test_labels_stay_out_of_the_log(planted: Planted) -> None:
     for rec in planted.records[:300]:
         assert "labels" not in rec and "violation" not in rec
         assert all(set(ev) <= allowed for ev in rec["events"])
-
-
-def test_accuracy_within_time_budget(planted: Planted) -> None:
-    assert planted.sim_seconds + planted.replay_seconds < 60
 
 
 @pytest.mark.parametrize(

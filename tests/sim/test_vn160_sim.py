@@ -5,7 +5,8 @@ The accuracy run simulates about 1,000 hands with a violation planted in 30% of 
 replays them game by game: every label must be found (same event, code, seat, class and
 FALSE_WIN reason) and no serious finding may appear that no label names. Measured on the
 shared 2-core machine: simulation + replay of the ~1,085 hands take about 8 s when it is
-quiet and about 30 s when every core is busy (budget 60 s).
+quiet and about 30 s when every core is busy (bench/accuracy.py prints the figure; no test
+asserts a time).
 """
 
 from __future__ import annotations
@@ -224,10 +225,6 @@ def test_every_kind_of_violation_is_planted(planted) -> None:  # type: ignore[no
 def test_labels_stay_out_of_the_log(planted) -> None:  # type: ignore[no-untyped-def]
     for rec in planted.records[:200]:
         assert "labels" not in rec and "violation" not in rec
-
-
-def test_within_time_budget(planted) -> None:  # type: ignore[no-untyped-def]
-    assert planted.seconds < 60, planted.seconds
 
 
 # -- the demo ----------------------------------------------------------------------------
