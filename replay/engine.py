@@ -1,9 +1,9 @@
-"""The one replay loop's front door: pick the ruleset module, replay hands and games.
+"""The replay's front door: replay hands and games, and step through one, under the
+ruleset each record names (:mod:`replay.registry`).
 
-A ruleset module registers a function ``(record, overrides, previous, observer) ->
-HandReport``; the Hong Kong presets share one (:mod:`replay.hk.replayer`). Records are
-canonical ``mjlog/1`` dicts (``schemas.records.parse_record`` or
-``schemas.rows.records_from_tables``).
+Records are canonical ``mjlog/1`` dicts (``schemas.records.parse_record`` or
+``schemas.rows.records_from_tables``). One hand never stops the others: an exception in
+an engine is that hand's ENGINE_ERROR finding (:func:`engine_error`).
 """
 
 from __future__ import annotations
@@ -12,53 +12,14 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from replay import render
-from replay.american.position import position_text as american_position
-from replay.american.replayer import replay_american
-from replay.chan.render import chan_position
-from replay.chan.replayer import replay_chan
+from replay import registry
 from replay.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
-from replay.hk.replayer import replay_hk
-from replay.hk.replayer import replay_to as hk_replay_to
-from replay.sheet import replay_sheet
-from replay.vn160 import render as vn160_render
-from replay.vn160.replayer import replay_to as vn160_replay_to
-from replay.vn160.replayer import replay_vn160
+from replay.ruleset import PositionFn, ReplayFn
 
-ReplayFn = Callable[..., HandReport]
-# The table after event ``at`` (None: after the deal) as text, for ``mjaudit show``.
-PositionFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], str]
-
-REGISTRY: dict[str, ReplayFn] = {
-    "hk-classic": replay_hk,
-    "hk-mahjongo": replay_hk,
-    "hk-mahjongo-2p": replay_hk,
-    "hk-sheet": replay_sheet,  # results-only hands from club score sheets
-    "chan": replay_chan,
-    "american": replay_american,
-    "vn-160": replay_vn160,
-}
-
-
-def _hk_position(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    return render.position_text(hk_replay_to(record, at, overrides), at)
-
-
-def _vn160_position(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    return vn160_render.position_text(vn160_replay_to(record, at, overrides), at)
-
-
+# Derived from the registry (one entry per ruleset folder); nothing here names a ruleset.
+REGISTRY: dict[str, ReplayFn] = {rid: r.replay for rid, r in registry.RULESETS.items()}
 POSITIONS: dict[str, PositionFn] = {
-    "hk-classic": _hk_position,
-    "hk-mahjongo": _hk_position,
-    "hk-mahjongo-2p": _hk_position,
-    "american": american_position,
-    "chan": chan_position,
-    "vn-160": _vn160_position,
+    rid: r.position for rid, r in registry.RULESETS.items() if r.position is not None
 }
 
 

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from ingest.key_index import CONTENT_HASHES, KEY_HASHES
 from ingest.store import DataDir
+from replay import registry
 from replay.american.card import cards_digest
 from replay.engine import REGISTRY
 from replay.ranges import in_range, ranges_of
@@ -49,10 +50,16 @@ def bucket_of(game_id: str) -> int:
 
 
 def done_hash(content_hash: str, ruleset: str, cards: str) -> str:
-    """The hash a replayed hand is stored under: its content hash, and for an american hand
-    also the data folder's cards, so adding or changing a card replays those hands."""
-    if ruleset != "american" or not cards:
+    """The hash a replayed hand is stored under: its content hash, and for a ruleset whose
+    replay reads the data folder's cards (american) also the cards, so adding or changing
+    a card replays those hands."""
+    spec = registry.get(ruleset)
+    if spec is None or not spec.uses_cards or not cards:
         return content_hash
+    return _with_cards(content_hash, cards)
+
+
+def _with_cards(content_hash: str, cards: str) -> str:
     return hashlib.blake2b(f"{content_hash}:{cards}".encode(), digest_size=16).hexdigest()
 
 
@@ -96,12 +103,13 @@ def plan(data: DataDir) -> Plan:
     """
     hands = data.scan("hands").select("game_id", "hand_no", "ruleset", "content_hash")
     cards = cards_digest(data.root)
-    if cards:  # only american hands are keyed on the cards (done_hash)
-        american = pl.col("ruleset") == "american"
+    with_cards = [rid for rid, r in registry.RULESETS.items() if r.uses_cards]
+    if cards and with_cards:  # only these hands are keyed on the cards (done_hash)
+        keyed = pl.col("ruleset").is_in(with_cards)
         rehash = pl.col("content_hash").map_elements(
-            lambda h: done_hash(h, "american", cards), return_dtype=pl.String
+            lambda h: _with_cards(h, cards), return_dtype=pl.String
         )
-        hands = pl.concat([hands.filter(~american), hands.filter(american).with_columns(rehash)])
+        hands = pl.concat([hands.filter(~keyed), hands.filter(keyed).with_columns(rehash)])
     stored = hands.select("game_id", "ruleset", *KEY_HASHES, *CONTENT_HASHES)
     done = data.scan("hand_results").select("game_id", *KEY_HASHES, *CONTENT_HASHES)
     totals = stored.select(

@@ -1,18 +1,11 @@
-"""Hand reports and table positions as text a referee can read in a terminal."""
+"""Hand reports as text a referee can read in a terminal (``mjaudit check``); each
+ruleset's table positions (``mjaudit show``) are in its own folder."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from replay.findings import Finding, FindingClass, HandReport
-from replay.hk.hand import CODES, HKHand
-
-_CLASS_LABEL = {
-    FindingClass.CORRUPT_LOG: "CORRUPT",
-    FindingClass.PLAYER_VIOLATION: "VIOLATION",
-    FindingClass.SCORE_MISMATCH: "MISMATCH",
-    FindingClass.INFO: "info",
-}
+from replay import registry
+from replay.findings import CLASS_LABEL, HandReport
+from replay.ruleset import fan_line
 
 
 def _signed(x: float) -> str:
@@ -30,7 +23,7 @@ def report_text(rep: HandReport) -> str:
         where = f"event {f.event_index}" if f.event_index is not None else "record"
         who = f" {names[f.seat]}" if f.seat is not None else ""
         code = f.code + (f" ({f.reason})" if f.reason else "")
-        lines.append(f"  [{_CLASS_LABEL[f.cls]}] {where}{who}: {code}: {f.message}")
+        lines.append(f"  [{CLASS_LABEL[f.cls]}] {where}{who}: {code}: {f.message}")
     if rep.corrupt:
         lines.append("  result: not settled (the log is corrupt)")
         return "\n".join(lines)
@@ -60,54 +53,5 @@ def report_text(rep: HandReport) -> str:
 
 def _score_line(rep: HandReport) -> str:
     """The winning hand's score in the ruleset's own terms (fan, phán, card value, cước)."""
-    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
-    if rep.ruleset == "chan":
-        return f"  cước: {pats}; score {rep.fan} điểm"
-    if rep.ruleset == "vn-160":
-        mun = rep.extras.get("mun")
-        return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
-    if rep.ruleset == "american":
-        return f"  card hand: {pats}; value {rep.fan}"
-    return f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}"
-
-
-def _tiles(counts: list[int]) -> str:
-    return " ".join(CODES[t] for t in range(len(counts)) for _ in range(counts[t])) or "-"
-
-
-def position_text(hand: HKHand, at: int | None) -> str:
-    """The table at one event: concealed tiles, melds, flowers, discards, wall count."""
-    rec = hand.record
-    head = f"game {rec['game_id']} hand {rec['hand_no']} ({rec['ruleset']})"
-    step = f"after event {at}: {rec['events'][at]['type']}" if at is not None else "after the deal"
-    lines = [f"{head}, {step}", f"  wall: {hand.undrawn} tiles undrawn, {hand.live_count} live"]
-    for seat, name in enumerate(rec["players"]):
-        marker = " (dealer)" if seat == hand.dealer else ""
-        dead = f" DEAD ({hand.dead[seat]})" if seat in hand.dead else ""
-        lines.append(f"  seat {seat} {name}{marker}{dead}")
-        concealed = "unknown" if hand.partial else _tiles(hand.concealed[seat])
-        lines.append(f"    hand:     {concealed}")
-        melds = " ".join(str(m) for m in hand.melds[seat]) or "-"
-        lines.append(f"    melds:    {melds}")
-        if hand.flowers[seat]:
-            lines.append(f"    flowers:  {' '.join(CODES[t] for t in hand.flowers[seat])}")
-        discards = " ".join(CODES[d.tile] + ("*" if d.claimed else "") for d in hand.discards[seat])
-        lines.append(
-            f"    discards: {discards or '-'}  (* = claimed)"
-            if "*" in discards
-            else f"    discards: {discards or '-'}"
-        )
-    lines.extend(findings_text(hand.findings, at))
-    return "\n".join(lines)
-
-
-def findings_text(findings: Iterable[Finding], at: int | None) -> list[str]:
-    """The "findings so far" block of a table view (every ruleset's ``show``)."""
-    shown = [f for f in findings if at is None or f.event_index is None or f.event_index <= at]
-    if not shown:
-        return []
-    lines = ["  findings so far:"]
-    for f in shown:
-        where = f"event {f.event_index}" if f.event_index is not None else "record"
-        lines.append(f"    [{_CLASS_LABEL[f.cls]}] {where}: {f.code}: {f.message}")
-    return lines
+    ruleset = registry.get(rep.ruleset)
+    return (ruleset.score_line if ruleset is not None else fan_line)(rep)

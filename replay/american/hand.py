@@ -57,7 +57,7 @@ from replay.american.tiles import (
     is_known,
     kind,
 )
-from replay.findings import Finding, FindingClass
+from replay.findings import Finding, HandFindings
 from schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
 
 N = 4
@@ -70,10 +70,6 @@ PASS_NAME = {1: "right", 2: "across", 3: "left", 4: "left", 5: "across", 6: "rig
 FULL_SET: Counter[str] = Counter(
     {**{c: 4 for c in AMERICAN.codes[:34]}, **{c: 1 for c in BONUS_TILES}, JOKER: 8}
 )
-
-
-class Stop(Exception):
-    """A CORRUPT_LOG finding: replay of this hand stops."""
 
 
 @dataclass
@@ -121,7 +117,7 @@ class _Courtesy:
 
 
 @dataclass
-class AmericanHand:
+class AmericanHand(HandFindings):
     record: dict[str, Any]
     opts: AmericanOptions
     card: Card | None
@@ -173,19 +169,11 @@ class AmericanHand:
             f"{self.record['players'][seat]} ({WIND_NAMES[(seat - self.dealer) % N]}, seat {seat})"
         )
 
-    def hard(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, FindingClass.CORRUPT_LOG, message))
-        self.stopped = True
-        self.ended_by = "corrupt"
-        raise Stop
-
-    def info(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, FindingClass.INFO, message))
-
-    def viol(
+    def viol(  # type: ignore[override]
         self, index: int, seat: int | None, code: str, message: str, *, kills: bool = True
     ) -> None:
-        self.findings.append(Finding(index, seat, code, FindingClass.PLAYER_VIOLATION, message))
+        """A PLAYER_VIOLATION; with ``kills`` the player's hand is dead (§8.1)."""
+        super().viol(index, seat, code, message)
         if kills and seat is not None:
             self.kill(index, seat, code)
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from replay.american.replayer import replay_to
-from replay.render import findings_text
+from replay.findings import findings_text
 
 
 def position_text(

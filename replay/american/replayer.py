@@ -7,15 +7,22 @@ registered) or else by ``options.card`` in the card registry
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.american.card import Card, CardInvalid, find_card, load_and_register
-from replay.american.hand import AmericanHand, Stop
+from replay.american.hand import AmericanHand
 from replay.american.options import AmericanOptions, OptionError, options_for
 from replay.findings import Finding, FindingClass, HandReport
-from replay.stepping import report_base, step_to
+from replay.recorded import (
+    deltas_diff,
+    mismatch,
+    penalties_diff,
+    value_diff,
+    winners_diff,
+)
+from replay.rotation import Rotation, check_rotation
+from replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, AmericanHand], None]
 
@@ -70,16 +77,7 @@ def replay_american(
     if bad is not None:
         return HandReport(**base, findings=(bad,), ended_by="corrupt")
     assert hand is not None
-    events = record.get("events", [])
-    try:
-        _rotation(hand, previous)
-        hand.start()
-        for i, ev in enumerate(events):
-            hand.step(i, ev)
-            if observer is not None:
-                observer(i, hand)
-    except Stop:
-        pass
+    walk(hand, record.get("events", []), lambda: _rotation(hand, previous), observer)
     deltas = hand.settlement()
     win = hand.win if not hand.stopped else None
     match = win.match if win is not None else None
@@ -124,31 +122,17 @@ def replay_to(
     hand, bad = _build(record, overrides)
     if hand is None:
         raise OptionError(bad.message if bad else "bad options")
-    return step_to(hand, record.get("events", []), at, Stop)
+    return step_to(hand, record.get("events", []), at)
 
 
 def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
     """#5 DEALER_ROTATION_MISMATCH: East passes right after every hand (§2.5)."""
-    rec = hand.record
-    if rec["hand_no"] == 1 or previous is None:
-        if rec["hand_no"] != 1:
-            hand.info(
-                None,
-                None,
-                "PREVIOUS_HAND_MISSING",
-                f"hand {rec['hand_no'] - 1} is not in the archive: rotation not checked",
-            )
-        return
-    if previous.corrupt:
-        return
-    expected = (previous.dealer + 1) % 4
-    if rec["dealer"] != expected:
-        hand.hard(
-            None,
-            rec["dealer"],
-            "DEALER_ROTATION_MISMATCH",
-            f"the dealer is seat {rec['dealer']}, but East passes right every hand: expected seat {expected}",
-        )
+    rules = Rotation(
+        stays=lambda prev: False,
+        missing="hand {n} is not in the archive: rotation not checked",
+        dealer="the dealer is seat {dealer}, but East passes right every hand: expected seat {expected}",
+    )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: AmericanHand, report: HandReport) -> bool | None:
@@ -156,40 +140,16 @@ def _compare_recorded(hand: AmericanHand, report: HandReport) -> bool | None:
     result = hand.record.get("result")
     if result is None:
         return None
-    idx = len(hand.record.get("events", [])) - 1 if hand.record.get("events") else None
-    diffs: list[str] = []
-    winners = sorted(result.get("winners", []))
-    if winners != list(report.winners):
-        diffs.append(f"winners recorded {winners}, computed {list(report.winners)}")
-    if result.get("fan") is not None and report.winners and result["fan"] != report.fan:
-        diffs.append(f"value recorded {result['fan']}, computed {report.fan}")
+    diffs = [winners_diff(result.get("winners", []), report.winners)]
+    if result.get("fan") is not None and report.winners:
+        diffs.append(value_diff("value", result["fan"], report.fan))
     if result.get("patterns") is not None and report.winners:
         computed = [p for p, _ in report.patterns]
-        if list(result["patterns"]) != computed:
+        if list(result["patterns"]) != computed:  # one card hand, in order
             diffs.append(f"hand recorded {result['patterns']}, computed {computed}")
-    rec_d = result.get("deltas")
-    if (
-        rec_d is not None
-        and report.deltas is not None
-        and (
-            len(rec_d) != len(report.deltas)
-            or any(abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=False))
-        )
-    ):
-        diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(report.deltas)}")
-    rec_p = result.get("penalties")
-    if rec_p:
-        got = Counter((s, c) for s, c, _ in hand.penalties)
-        want = Counter((p["seat"], p["code"]) for p in rec_p)
-        if got != want:
-            diffs.append(f"penalties recorded {sorted(want)}, computed {sorted(got)}")
-    if diffs:
-        hand.findings.append(
-            Finding(idx, None, "RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs))
-        )
-        return False
-    return True
-
-
-def _nums(xs: Any) -> list[int | float]:
-    return [int(x) if float(x).is_integer() else x for x in xs]
+    if result.get("deltas") is not None and report.deltas is not None:
+        diffs.append(deltas_diff(result["deltas"], report.deltas))
+    if result.get("penalties"):
+        computed_p = ((s, c) for s, c, _ in hand.penalties)
+        diffs.append(penalties_diff(result["penalties"], computed_p))
+    return mismatch(hand, "RESULT_MISMATCH", diffs)

@@ -13,9 +13,17 @@ from typing import Any
 
 from replay.chan.options import ChanOptions, OptionError, options_for
 from replay.chan.settlement import Settlement
-from replay.chan.state import ChanHand, Stop, WinEval
+from replay.chan.state import ChanHand, WinEval
 from replay.findings import Finding, FindingClass, HandReport
-from replay.stepping import report_base, step_to
+from replay.recorded import (
+    deltas_diff,
+    mismatch,
+    multiset_diff,
+    penalties_diff,
+    value_diff,
+    winners_diff,
+)
+from replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, ChanHand], None]
 
@@ -58,17 +66,9 @@ def replay_chan(
     except OptionError as exc:
         f = Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
         return HandReport(**base, findings=(f,), ended_by="corrupt")
-    hand = ChanHand(record, opts, _previous_hand(record, previous))
-    events = record["events"]
-    try:
-        hand.start()
-        for i, ev in enumerate(events):
-            hand.step(i, ev)
-            if observer is not None:
-                observer(i, hand)
-        hand.finish()
-    except Stop:
-        pass
+    hand = walk(
+        ChanHand(record, opts, _previous_hand(record, previous)), record["events"], None, observer
+    )
     return _report(hand, base)
 
 
@@ -172,38 +172,20 @@ def _liable(st: Settlement | None, win: WinEval | None) -> int | None:
 def _compare_recorded(hand: ChanHand, report: HandReport) -> bool:
     """#42 RESULT_MISMATCH: the source's result against §7 and §9."""
     result = hand.record.get("result") or {}
-    diffs: list[str] = []
-    if "winners" in result and sorted(result["winners"]) != list(report.winners):
-        diffs.append(
-            f"winners recorded {sorted(result['winners'])}, computed {list(report.winners)}"
-        )
-    if result.get("fan") is not None and report.fan is not None and result["fan"] != report.fan:
-        diffs.append(f"total recorded {result['fan']}, computed {report.fan}")
+    diffs: list[str | None] = []
+    if "winners" in result:
+        diffs.append(winners_diff(result["winners"], report.winners))
+    if result.get("fan") is not None and report.fan is not None:
+        diffs.append(value_diff("total", result["fan"], report.fan))
     settled = hand.settled_win()
     if result.get("patterns") is not None and settled is not None:
-        recorded = Counter(result["patterns"])
-        declared = Counter(settled.decl.cuoc)
-        if recorded != declared:
-            diffs.append(
-                f"cước recorded {sorted(recorded.elements())}, declared {sorted(declared.elements())}"
-            )
+        declared = Counter(settled.decl.cuoc).elements()  # a Counter of the cước
+        diffs.append(multiset_diff("cước", result["patterns"], declared, "declared"))
     if result.get("deltas") is not None and report.deltas is not None:
-        rec_d = result["deltas"]
-        if len(rec_d) != len(report.deltas) or any(
-            abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=False)
-        ):
-            diffs.append(f"deltas recorded {list(rec_d)}, computed {list(report.deltas)}")
+        diffs.append(deltas_diff(result["deltas"], report.deltas, shown=list))
     if result.get("penalties"):
-        rec_p = Counter((p["seat"], p["code"]) for p in result["penalties"])
-        ours = Counter(_effective_penalties(hand))
-        if rec_p != ours:
-            diffs.append(f"penalties recorded {sorted(rec_p)}, computed {sorted(ours)}")
-    if diffs:
-        idx = len(hand.record["events"]) - 1 if hand.record["events"] else None
-        hand.findings.append(
-            Finding(idx, None, "RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs))
-        )
-    return not diffs
+        diffs.append(penalties_diff(result["penalties"], _effective_penalties(hand)))
+    return mismatch(hand, "RESULT_MISMATCH", diffs)
 
 
 def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
@@ -226,4 +208,4 @@ def replay_to(
 ) -> ChanHand:
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
     hand = ChanHand(record, _options(record, overrides), record.get("previous_hand"))
-    return step_to(hand, record.get("events", []), at, Stop)
+    return step_to(hand, record.get("events", []), at)

@@ -55,7 +55,7 @@ from replay.chan.cuoc import Score, WinFacts, auto_value, detect, score, table_f
 from replay.chan.declaration import Declaration, parse_claim, valid_part, wrong_reasons
 from replay.chan.options import ChanOptions
 from replay.chan.settlement import Outcome, Settlement, settle
-from replay.findings import Finding, FindingClass
+from replay.findings import Finding, FindingClass, HandFindings, Stop
 
 OPENING, TURN, DRAWN, MUST_DISCARD, CHIU_DISCARD, ENDED = (
     "opening",
@@ -88,10 +88,6 @@ REPORTABLE = (*ERRORS_1_9, "AN_CA_DOI_CHO", *TREO_TRANH)
 WIN_CODES = ("BO_U", "U_LAO", "U_CHI_RONG", "U_4_11_THIEU_DIEM", "XUONG_SAI")
 
 C, V, INFO = FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.INFO
-
-
-class Stop(Exception):
-    """A CORRUPT_LOG finding: replay of this hand stops."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +139,7 @@ class WinEval:
 
 
 @dataclass
-class ChanHand:
+class ChanHand(HandFindings):
     record: dict[str, Any]
     opts: ChanOptions
     previous_hand: Mapping[str, Any] | None = None
@@ -192,25 +188,10 @@ class ChanHand:
 
     # ------------------------------------------------------------------ findings
 
-    def _add(self, i: int | None, seat: int | None, code: str, cls: FindingClass, msg: str) -> None:
-        self.findings.append(Finding(i, seat, code, cls, msg))
-
     def who(self, seat: int) -> str:
         """The player at ``seat``, for messages a referee reads."""
         players = self.record.get("players", [])
         return players[seat] if 0 <= seat < len(players) else f"seat {seat}"
-
-    def hard(self, i: int | None, seat: int | None, code: str, msg: str) -> None:
-        self._add(i, seat, code, C, msg)
-        self.stopped = True
-        self.ended_by = "corrupt"
-        raise Stop(code)
-
-    def viol(self, i: int | None, seat: int | None, code: str, msg: str) -> None:
-        self._add(i, seat, code, V, msg)
-
-    def info(self, i: int | None, seat: int | None, code: str, msg: str) -> None:
-        self._add(i, seat, code, INFO, msg)
 
     def _cannot_win(self, i: int, seat: int, code: str, msg: str) -> None:
         self.viol(i, seat, code, msg)
@@ -1067,7 +1048,7 @@ class ChanHand:
             self.viol(i, seat, "XUONG_SAI", "; ".join(reasons))
         case_i: str | None = None
         for code, msg in hist.on_win(self.hist[seat], w, hand):
-            self._add(i, seat, code, V, msg)
+            self.viol(i, seat, code, msg)
             if self.opts.reported_only:
                 self.pending.append((i, seat, code))
             elif case_i is None:
@@ -1097,7 +1078,7 @@ class ChanHand:
 
     # ------------------------------------------------------------------ end
 
-    def finish(self) -> None:
+    def finish(self, last_index: int) -> None:
         if self.phase != ENDED and self.forced_draw_at is None:
             self.info(
                 self.last_index if self.last_index >= 0 else None,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from operator import gt, itemgetter
 from typing import Any
 
-from replay.findings import Finding, FindingClass
+from replay.findings import Finding, HandFindings
 from replay.hk.options import HKOptions
 from replay.hk.patterns import WinContext, WinSource
 from replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
@@ -60,10 +60,6 @@ LIMITS: dict[str, tuple[int, ...]] = {
 }
 WALL_SIZES: dict[str, int] = {name: sum(w.values()) for name, w in WALLS.items()}
 CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
-
-
-class Stop(Exception):
-    """A CORRUPT_LOG finding: replay of this hand stops."""
 
 
 def tile_ints(codes: Sequence[str]) -> list[int]:
@@ -108,7 +104,7 @@ class WinClaim:
 
 
 @dataclass
-class HKHand:
+class HKHand(HandFindings):
     record: dict[str, Any]
     opts: HKOptions
     findings: list[Finding] = field(default_factory=list)
@@ -180,16 +176,7 @@ class HKHand:
         )
         return f"{self.record['players'][seat]} ({wind}, seat {seat})"
 
-    def hard(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, FindingClass.CORRUPT_LOG, message))
-        self.stopped = True
-        self.ended_by = "corrupt"
-        raise Stop
-
-    def info(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, FindingClass.INFO, message))
-
-    def viol(
+    def viol(  # type: ignore[override]
         self,
         index: int,
         seat: int,
@@ -199,11 +186,10 @@ class HKHand:
         kills: bool = True,
         reason: str | None = None,
     ) -> None:
+        """A PLAYER_VIOLATION; with ``kills`` the player's hand is dead (§8)."""
         if self.opts.violations_are_hard_errors:
             self.hard(index, seat, code, message + " (violations_are_hard_errors is on)")
-        self.findings.append(
-            Finding(index, seat, code, FindingClass.PLAYER_VIOLATION, message, reason)
-        )
+        super().viol(index, seat, code, message, reason=reason)
         if kills and seat not in self.dead:
             self.dead[seat] = code
             self.info(index, seat, "DEAD_HAND", f"{self.player(seat)}'s hand is dead ({code})")

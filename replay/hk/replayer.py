@@ -6,9 +6,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.findings import Finding, FindingClass, HandReport
-from replay.hk.hand import HKHand, Stop
+from replay.hk.hand import HKHand
 from replay.hk.options import OptionError, options_for
-from replay.stepping import report_base, step_to
+from replay.recorded import (
+    deltas_diff,
+    mismatch,
+    multiple_winners,
+    multiset_diff,
+    value_diff,
+    winners_diff,
+)
+from replay.rotation import Rotation, check_rotation, round_start
+from replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, HKHand], None]
 
@@ -27,19 +36,7 @@ def replay_hk(
         finding = Finding(None, None, "RULESET_UNKNOWN", FindingClass.CORRUPT_LOG, str(exc))
         return HandReport(**base, findings=(finding,), ended_by="corrupt")
     hand = HKHand(record, opts)
-    events = record["events"]
-    try:
-        _rotation(hand, previous)
-        hand.start()
-        if observer is None:
-            hand.run(events)
-        else:
-            for i, ev in enumerate(events):
-                hand.step(i, ev)
-                observer(i, hand)
-        hand.finish(len(events) - 1)
-    except Stop:
-        pass
+    walk(hand, record["events"], lambda: _rotation(hand, previous), observer)
     deltas, liable = hand.settlement()
     winners = tuple(sorted(c.seat for c in hand.settled))
     top = hand.settled[0] if hand.settled else None
@@ -60,7 +57,7 @@ def replay_hk(
         extras={
             "instances": score.instances if score is not None else (),
             "is_limit": score.is_limit if score is not None else None,
-            "round_start_dealer": _round_start(record, previous),
+            "round_start_dealer": round_start(record, previous),
         },
     )
     if not hand.stopped:
@@ -78,66 +75,27 @@ def replay_to(
 ) -> HKHand:
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
     opts = options_for(record["ruleset"], {**record.get("options", {}), **(overrides or {})})
-    hand = HKHand(record, opts)
-    return step_to(hand, record.get("events", []), at, Stop)
+    return step_to(HKHand(record, opts), record.get("events", []), at)
 
 
-def _round_start(record: dict[str, Any], previous: HandReport | None) -> int:
-    """The dealer of the first present hand of this hand's round (for the wind check)."""
-    if previous is None or previous.prevailing_wind != record.get("prevailing_wind"):
-        return record["dealer"]
-    return previous.extras.get("round_start_dealer", previous.dealer)
+def _dealer_stays(hand: HKHand, previous: HandReport) -> bool:
+    """§2: a dealer's win, a false win and an abandoned hand keep the deal, and so does an
+    exhaustive draw with ``dealer_on_draw = stay``."""
+    if previous.ended_by == "win" and previous.dealer in previous.winners:
+        return True
+    return previous.ended_by in ("false_win", "abandon") or (
+        previous.ended_by == "exhaustive_draw" and hand.opts.dealer_on_draw == "stay"
+    )
 
 
 def _rotation(hand: HKHand, previous: HandReport | None) -> None:
     """#3 DEALER_ROTATION_MISMATCH / PREVAILING_WIND_MISMATCH against the previous hand."""
-    rec = hand.record
-    wind = rec.get("prevailing_wind")
-    if rec["hand_no"] == 1:
-        if wind is not None and wind != "E":
-            hand.hard(
-                None,
-                None,
-                "PREVAILING_WIND_MISMATCH",
-                f"hand 1 is played in round {wind}, expected E",
-            )
-        return
-    if previous is None:
-        hand.info(
-            None,
-            None,
-            "PREVIOUS_HAND_MISSING",
-            f"hand {rec['hand_no'] - 1} of this game is not in the archive: rotation not checked",
-        )
-        return
-    if previous.corrupt:
-        return
-    n = len(rec["players"])
-    stays = previous.ended_by in ("false_win", "abandon") or (
-        previous.ended_by == "exhaustive_draw" and hand.opts.dealer_on_draw == "stay"
+    rules = Rotation(
+        stays=lambda prev: _dealer_stays(hand, prev),
+        missing="hand {n} of this game is not in the archive: rotation not checked",
+        wind_code="PREVAILING_WIND_MISMATCH",
     )
-    if previous.ended_by == "win" and previous.dealer in previous.winners:
-        stays = True
-    expected = previous.dealer if stays else (previous.dealer + 1) % n
-    if rec["dealer"] != expected:
-        hand.hard(
-            None,
-            rec["dealer"],
-            "DEALER_ROTATION_MISMATCH",
-            f"the dealer is seat {rec['dealer']}, but after hand {previous.hand_no} "
-            f"({previous.ended_by}) it should be seat {expected}",
-        )
-    round_start = previous.extras.get("round_start_dealer", previous.dealer)
-    expected_wind = previous.prevailing_wind
-    if not stays and expected == round_start and expected_wind in "ESWN":
-        expected_wind = "ESWN"["ESWN".index(expected_wind) + 1] if expected_wind != "N" else "N"
-    if wind != expected_wind:
-        hand.hard(
-            None,
-            None,
-            "PREVAILING_WIND_MISMATCH",
-            f"the prevailing wind is {wind}, expected {expected_wind} after hand {previous.hand_no}",
-        )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: HKHand, report: dict[str, Any]) -> None:
@@ -145,41 +103,16 @@ def _compare_recorded(hand: HKHand, report: dict[str, Any]) -> None:
     result = hand.record.get("result")
     if result is None:
         return
-    idx = len(hand.record["events"]) - 1 if hand.record["events"] else None
     winners = result.get("winners", [])
     if len(winners) > 1 and not hand.opts.multiple_winners:
-        hand.findings.append(
-            Finding(
-                idx,
-                None,
-                "MULTIPLE_WINNERS",
-                FindingClass.SCORE_MISMATCH,
-                f"the log records {len(winners)} winners; {hand.ruleset} settles only the head-bump winner",
-            )
-        )
-    diffs: list[str] = []
-    computed_winners, fan, deltas = report["winners"], report["fan"], report["deltas"]
-    if sorted(winners) != list(computed_winners):
-        diffs.append(f"winners recorded {sorted(winners)}, computed {list(computed_winners)}")
-    if "fan" in result and computed_winners and result["fan"] != fan:
-        diffs.append(f"fan recorded {result['fan']}, computed {fan}")
+        multiple_winners(hand, winners, hand.ruleset)
+    computed_winners, deltas = report["winners"], report["deltas"]
+    diffs = [winners_diff(winners, computed_winners)]
+    if "fan" in result and computed_winners:
+        diffs.append(value_diff("fan", result["fan"], report["fan"]))
     if "patterns" in result and computed_winners:
-        # as multisets: the ids are strings, so sorted lists compare like Counters, cheaper
-        recorded = sorted(result["patterns"])
-        computed = sorted(report["extras"].get("instances", ()))
-        if recorded != computed:
-            diffs.append(f"patterns recorded {recorded}, computed {computed}")
+        computed = report["extras"].get("instances", ())
+        diffs.append(multiset_diff("patterns", result["patterns"], computed))
     if "deltas" in result and deltas is not None:
-        rec_d = result["deltas"]
-        if any(abs(a - b) > 1e-9 for a, b in zip(rec_d, deltas, strict=True)):
-            diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(deltas)}")
-    if diffs:
-        hand.findings.append(
-            Finding(
-                idx, None, "RECORDED_RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs)
-            )
-        )
-
-
-def _nums(xs: Any) -> list[int | float]:
-    return [int(x) if float(x).is_integer() else x for x in xs]
+        diffs.append(deltas_diff(result["deltas"], deltas))
+    mismatch(hand, "RECORDED_RESULT_MISMATCH", diffs)

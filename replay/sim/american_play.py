@@ -28,11 +28,11 @@ from datetime import timedelta
 from typing import Any, cast
 
 from replay.american.card import Card, sample_card
-from replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET, AmericanHand, Stop
+from replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET, AmericanHand
 from replay.american.matcher import ExposureShape, exposures_fit, match_all
 from replay.american.options import AmericanOptions, options_for
 from replay.american.tiles import FLOWER, JOKER_KIND, kind
-from replay.findings import SERIOUS, FindingClass
+from replay.findings import SERIOUS, FindingClass, Stop
 from replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
 from replay.sim.core import (
     Label,

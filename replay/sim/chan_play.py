@@ -1074,7 +1074,7 @@ def _num(x: float) -> int | float:
 def hand_result(sim: ChanHandSim) -> dict[str, Any]:
     """The result as a scorer at the table would record it: the engine's settlement."""
     h = sim.hand
-    h.finish()
+    h.finish(len(h.record["events"]) - 1)
     base = {
         "game_id": sim.record["game_id"],
         "hand_no": sim.record["hand_no"],

@@ -25,8 +25,8 @@ from datetime import timedelta
 from typing import Any, cast
 
 from replay.decompose import is_complete
-from replay.findings import FindingClass
-from replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand, Stop
+from replay.findings import FindingClass, Stop
+from replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand
 from replay.hk.options import HKOptions, options_for
 from replay.hk.patterns import WinSource
 from replay.hk.scoring import HandScore, evaluate, false_win_deltas

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-from replay.findings import SERIOUS, FindingClass
+from replay.findings import SERIOUS, FindingClass, Stop
 from replay.hk.patterns import WinSource
 from replay.melds import MeldKind
 from replay.sim.core import (
@@ -45,7 +45,7 @@ from replay.sim.hk_bot import SeatView
 from replay.sim.hk_play import Plant, wrong_payment
 from replay.sim.shanten import orphans_shanten, shanten
 from replay.sim.vn160_bot import VNBot, VNStyle
-from replay.vn160.hand import ACT, Stop, VNHand
+from replay.vn160.hand import ACT, VNHand
 from replay.vn160.khung import is_winning, khung_domain
 from replay.vn160.options import VNOptions, options_for
 from replay.vn160.scoring import VNScore

@@ -41,7 +41,7 @@ from itertools import combinations
 from typing import Any
 
 from replay.counts import EAST, N_KINDS
-from replay.findings import Finding, FindingClass
+from replay.findings import Finding, FindingClass, HandFindings, Stop
 from replay.hk.patterns import WinSource
 from replay.melds import Meld, MeldKind
 from replay.vn160.khung import khung_domain
@@ -73,10 +73,6 @@ CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 WIND_CODES = ("E", "S", "W", "N")
 
 C, V, INFO = FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.INFO
-
-
-class Stop(Exception):
-    """A CORRUPT_LOG finding: replay of this hand stops."""
 
 
 def stands_for(t: int, kind: int, ru_domain: str) -> bool:
@@ -128,7 +124,7 @@ class WinClaim:
 
 
 @dataclass
-class VNHand:
+class VNHand(HandFindings):
     record: dict[str, Any]
     opts: VNOptions
     findings: list[Finding] = field(default_factory=list)
@@ -193,16 +189,7 @@ class VNHand:
             return "the table"
         return f"{self.record['players'][seat]} ({self.wind(seat)}, seat {seat})"
 
-    def hard(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, C, message))
-        self.stopped = True
-        self.ended_by = "corrupt"
-        raise Stop
-
-    def info(self, index: int | None, seat: int | None, code: str, message: str) -> None:
-        self.findings.append(Finding(index, seat, code, INFO, message))
-
-    def viol(
+    def viol(  # type: ignore[override]
         self,
         index: int,
         seat: int,
@@ -213,7 +200,7 @@ class VNHand:
         reason: str | None = None,
     ) -> None:
         """A PLAYER_VIOLATION; with ``mat_u`` the player loses the right to win (§7.2)."""
-        self.findings.append(Finding(index, seat, code, V, message, reason))
+        super().viol(index, seat, code, message, reason=reason)
         if mat_u and seat not in self.mat_u:
             self.mat_u[seat] = code
             self.info(

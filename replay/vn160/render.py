@@ -1,4 +1,4 @@
-"""A ``vn-160`` table position as text (``mjaudit show``), like :func:`replay.render.position_text`.
+"""A ``vn-160`` table position as text (``mjaudit show``), like :func:`replay.hk.render.position_text`.
 
 A separate renderer because the vn-160 tile ints (flowers k/q, khung) are not the Hong Kong
 ones; the layout is the same, plus the declared bonus tiles (``*`` = declared at the start)
@@ -7,8 +7,12 @@ and who has lost the right to win (mất ù).
 
 from __future__ import annotations
 
-from replay.render import findings_text
+from collections.abc import Mapping
+from typing import Any
+
+from replay.findings import findings_text
 from replay.vn160.hand import VNHand
+from replay.vn160.replayer import replay_to
 from replay.vn160.tiles import CODES
 
 
@@ -32,3 +36,10 @@ def position_text(hand: VNHand, at: int | None) -> str:
         lines.append(f"    discards: {discards or '-'}")
     lines.extend(findings_text(hand.findings, at))
     return "\n".join(lines)
+
+
+def vn160_position(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    """The table after event ``at`` (None: after the deal) of a vn-160 hand."""
+    return position_text(replay_to(record, at, overrides), at)

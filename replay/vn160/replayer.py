@@ -7,19 +7,27 @@ table after any event for the step-through viewer (``mjaudit show``), like
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.findings import Finding, FindingClass, HandReport
 from replay.options import OptionError
-from replay.stepping import report_base, step_to
-from replay.vn160.hand import Stop, VNHand
+from replay.recorded import (
+    deltas_diff,
+    mismatch,
+    multiple_winners,
+    multiset_diff,
+    penalties_diff,
+    value_diff,
+    winners_diff,
+)
+from replay.rotation import Rotation, check_rotation, round_start
+from replay.stepping import report_base, step_to, walk
+from replay.vn160.hand import VNHand
 from replay.vn160.options import VNOptions, options_for
 from replay.vn160.scoring import con
 
 Observer = Callable[[int, VNHand], None]
-_WINDS = "ESWN"
 
 
 def _options(record: dict[str, Any], overrides: Mapping[str, object] | None) -> VNOptions:
@@ -40,22 +48,12 @@ def replay_vn160(
         finding = Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
         return HandReport(**base, findings=(finding,), ended_by="corrupt")
     hand = VNHand(record, opts)
-    events = record["events"]
-    try:
-        _rotation(hand, previous)
-        hand.start()
-        for i, ev in enumerate(events):
-            hand.step(i, ev)
-            if observer is not None:
-                observer(i, hand)
-        hand.finish(len(events) - 1)
-    except Stop:
-        pass
+    walk(hand, record["events"], lambda: _rotation(hand, previous), observer)
     deltas = hand.settlement()
     top = hand.settled[0] if hand.settled else None
     score = top.score if top is not None else None
     extras: dict[str, Any] = {
-        "round_start_dealer": _round_start(record, previous),
+        "round_start_dealer": round_start(record, previous),
         "mat_u": {str(s): code for s, code in sorted(hand.mat_u.items())},
         "penalties": hand.penalties() if not hand.stopped else [],
     }
@@ -91,14 +89,7 @@ def replay_to(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
 ) -> VNHand:
     """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
-    hand = VNHand(record, _options(record, overrides))
-    return step_to(hand, record.get("events", []), at, Stop)
-
-
-def _round_start(record: dict[str, Any], previous: HandReport | None) -> int:
-    if previous is None or previous.prevailing_wind != record.get("prevailing_wind"):
-        return record["dealer"]
-    return previous.extras.get("round_start_dealer", previous.dealer)
+    return step_to(VNHand(record, _options(record, overrides)), record.get("events", []), at)
 
 
 def dealer_stays(previous: HandReport, opts: VNOptions) -> bool:
@@ -113,42 +104,13 @@ def dealer_stays(previous: HandReport, opts: VNOptions) -> bool:
 
 def _rotation(hand: VNHand, previous: HandReport | None) -> None:
     """#4 DEALER_ROTATION_MISMATCH: dealer and prevailing wind against the previous hand."""
-    rec = hand.record
-    wind = rec.get("prevailing_wind")
-    if rec["hand_no"] == 1 or previous is None:
-        if rec["hand_no"] == 1 and wind not in (None, "E"):
-            hand.hard(None, None, "DEALER_ROTATION_MISMATCH", f"hand 1 is played in round {wind}")
-        if previous is None and rec["hand_no"] != 1:
-            hand.info(
-                None,
-                None,
-                "PREVIOUS_HAND_MISSING",
-                f"hand {rec['hand_no'] - 1} of this game is not available: rotation not checked",
-            )
-        return
-    if previous.corrupt:
-        return
-    stays = dealer_stays(previous, hand.opts)
-    expected = previous.dealer if stays else (previous.dealer + 1) % 4
-    if rec["dealer"] != expected:
-        hand.hard(
-            None,
-            rec["dealer"],
-            "DEALER_ROTATION_MISMATCH",
-            f"the dealer is seat {rec['dealer']}, but after hand {previous.hand_no} "
-            f"({previous.ended_by}) it should be seat {expected}",
-        )
-    round_start = previous.extras.get("round_start_dealer", previous.dealer)
-    expected_wind = previous.prevailing_wind
-    if not stays and expected == round_start and expected_wind in tuple(_WINDS[:3]):
-        expected_wind = _WINDS[_WINDS.index(expected_wind) + 1]
-    if wind != expected_wind:
-        hand.hard(
-            None,
-            None,
-            "DEALER_ROTATION_MISMATCH",
-            f"the prevailing wind is {wind}, expected {expected_wind} after hand {previous.hand_no}",
-        )
+    rules = Rotation(
+        stays=lambda prev: dealer_stays(prev, hand.opts),
+        missing="hand {n} of this game is not available: rotation not checked",
+        wind_code="DEALER_ROTATION_MISMATCH",
+        first_hand="hand 1 is played in round {wind}",
+    )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: VNHand, report: HandReport) -> None:
@@ -156,47 +118,19 @@ def _compare_recorded(hand: VNHand, report: HandReport) -> None:
     result = hand.record.get("result")
     if result is None:
         return
-    idx = len(hand.record["events"]) - 1 if hand.record["events"] else None
-    winners = sorted(result.get("winners", []))
+    winners = result.get("winners", [])
     if len(winners) > 1 and not hand.opts.multiple_winners:
-        hand.findings.append(
-            Finding(
-                idx,
-                None,
-                "MULTIPLE_WINNERS",
-                FindingClass.SCORE_MISMATCH,
-                f"the log records {len(winners)} winners; vn-160 settles only the head-bump winner",
-            )
-        )
-    diffs: list[str] = []
-    if winners != list(report.winners):
-        diffs.append(f"winners recorded {winners}, computed {list(report.winners)}")
-    if result.get("fan") is not None and report.winners and result["fan"] != report.fan:
-        diffs.append(f"phán recorded {result['fan']}, computed {report.fan}")
+        multiple_winners(hand, winners, "vn-160")
+    diffs = [winners_diff(winners, report.winners)]
+    if result.get("fan") is not None and report.winners:
+        diffs.append(value_diff("phán", result["fan"], report.fan))
     if result.get("patterns") is not None and report.winners:
-        recorded = Counter(p for p in result["patterns"] if p != "u_muoi")
-        computed = Counter(p for p in report.extras.get("instances", ()) if p != "u_muoi")
-        if recorded != computed:
-            diffs.append(
-                f"patterns recorded {sorted(recorded.elements())}, "
-                f"computed {sorted(computed.elements())}"
-            )
+        recorded = [p for p in result["patterns"] if p != "u_muoi"]
+        computed = [p for p in report.extras.get("instances", ()) if p != "u_muoi"]
+        diffs.append(multiset_diff("patterns", recorded, computed))
     if result.get("deltas") is not None and report.deltas is not None:
-        rec_d = result["deltas"]
-        if len(rec_d) != len(report.deltas) or any(
-            abs(a - b) > 1e-9 for a, b in zip(rec_d, report.deltas, strict=False)
-        ):
-            diffs.append(f"deltas recorded {_nums(rec_d)}, computed {_nums(report.deltas)}")
+        diffs.append(deltas_diff(result["deltas"], report.deltas))
     if "penalties" in result:
-        rec_p = Counter((p["seat"], p["code"]) for p in result.get("penalties") or ())
-        comp_p = Counter((p["seat"], p["code"]) for p in report.extras.get("penalties", ()))
-        if rec_p != comp_p:
-            diffs.append(f"penalties recorded {sorted(rec_p)}, computed {sorted(comp_p)}")
-    if diffs:
-        hand.findings.append(
-            Finding(idx, None, "RESULT_MISMATCH", FindingClass.SCORE_MISMATCH, "; ".join(diffs))
-        )
-
-
-def _nums(xs: Any) -> list[int | float]:
-    return [int(x) if float(x).is_integer() else x for x in xs]
+        computed_p = ((p["seat"], p["code"]) for p in report.extras.get("penalties", ()))
+        diffs.append(penalties_diff(result.get("penalties") or (), computed_p))
+    mismatch(hand, "RESULT_MISMATCH", diffs)

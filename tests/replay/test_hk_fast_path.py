@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from replay.findings import FindingClass, HandReport
-from replay.hk.hand import HKHand, Stop
+from replay.findings import FindingClass, HandReport, Stop
+from replay.hk.hand import HKHand
 from replay.hk.options import options_for
 from replay.hk.replayer import replay_hk
 from replay.sim import simulate

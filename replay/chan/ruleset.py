@@ -1,0 +1,18 @@
+"""``chan`` (the card game chắn) as :mod:`replay.registry` lists it."""
+
+from __future__ import annotations
+
+from replay.chan.options import OPTION_NAMES
+from replay.chan.render import chan_position
+from replay.chan.replayer import replay_chan
+from replay.findings import HandReport
+from replay.ruleset import Ruleset
+
+
+def score_line(rep: HandReport) -> str:
+    """The cước and the điểm they score."""
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    return f"  cước: {pats}; score {rep.fan} điểm"
+
+
+RULESETS = (Ruleset("chan", replay_chan, OPTION_NAMES, chan_position, score_line),)

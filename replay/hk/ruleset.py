@@ -1,0 +1,18 @@
+"""The Hong Kong presets and the club score sheets, as :mod:`replay.registry` lists them."""
+
+from __future__ import annotations
+
+from replay.hk.options import OPTION_NAMES
+from replay.hk.render import hk_position
+from replay.hk.replayer import replay_hk
+from replay.ruleset import Ruleset
+from replay.sheet import replay_sheet
+
+RULESETS = (
+    *(
+        Ruleset(preset, replay_hk, OPTION_NAMES[preset], hk_position)
+        for preset in ("hk-classic", "hk-mahjongo", "hk-mahjongo-2p")
+    ),
+    # results-only hands from club score sheets: settled again, nothing to step through
+    Ruleset("hk-sheet", replay_sheet, frozenset()),
+)

@@ -1,0 +1,19 @@
+"""``vn-160`` as :mod:`replay.registry` lists it."""
+
+from __future__ import annotations
+
+from replay.findings import HandReport
+from replay.ruleset import Ruleset
+from replay.vn160.options import OPTION_NAMES
+from replay.vn160.render import vn160_position
+from replay.vn160.replayer import replay_vn160
+
+
+def score_line(rep: HandReport) -> str:
+    """Phán, and the mủn the win is worth when the log's options count them."""
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    mun = rep.extras.get("mun")
+    return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
+
+
+RULESETS = (Ruleset("vn-160", replay_vn160, OPTION_NAMES, vn160_position, score_line),)

@@ -1,0 +1,62 @@
+"""One registry of rulesets (replay/registry.py): every table that depends on the ruleset
+is read from it, and every ruleset id a log may name has its entry."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from replay import engine, registry
+from replay.render import report_text
+from replay.ruleset import Ruleset
+from schemas.rulesets import RULESET_IDS
+
+REPLAY = Path(__file__).resolve().parents[2] / "replay"
+RULESET_FOLDERS = {"hk", "vn160", "american", "chan"}
+
+
+def test_every_ruleset_id_of_the_log_format_has_an_engine() -> None:
+    assert list(registry.RULESETS) == list(RULESET_IDS)
+    for rid, ruleset in registry.RULESETS.items():
+        assert isinstance(ruleset, Ruleset) and ruleset.id == rid
+        assert ruleset.shape.id == rid
+
+
+def test_the_engine_tables_are_the_registry() -> None:
+    assert {rid: r.replay for rid, r in registry.RULESETS.items()} == engine.REGISTRY
+    assert {
+        rid: r.position for rid, r in registry.RULESETS.items() if r.position is not None
+    } == engine.POSITIONS
+    assert set(registry.RULESETS) - set(engine.POSITIONS) == {"hk-sheet"}
+    assert [rid for rid, r in registry.RULESETS.items() if r.uses_cards] == ["american"]
+
+
+def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
+    """``if ruleset == "chan"`` belongs in the chan folder (or in the Ruleset it declares)."""
+    offenders = []
+    for path in sorted(REPLAY.rglob("*.py")):
+        parts = path.relative_to(REPLAY).parts
+        if parts[0] in RULESET_FOLDERS or parts[0] == "sim":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                for side in (node.left, *node.comparators):
+                    if isinstance(side, ast.Constant) and side.value in RULESET_IDS:
+                        offenders.append(f"{path.relative_to(REPLAY)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_a_report_score_line_is_in_its_rulesets_terms() -> None:
+    from replay.findings import HandReport
+
+    def report(ruleset: str) -> HandReport:
+        return HandReport(
+            game_id="g", hand_no=1, ruleset=ruleset, players=("a", "b", "c", "d"),
+            findings=(), winners=(0,), fan=3, raw_fan=3, patterns=(("x", 3),),
+        )  # fmt: skip
+
+    lines = {rid: report_text(report(rid)).splitlines()[3] for rid in registry.RULESETS}
+    assert lines["hk-classic"] == "  patterns: x 3; raw fan 3, fan 3"
+    assert lines["vn-160"] == "  patterns: x 3; 3 phán"
+    assert lines["american"] == "  card hand: x 3; value 3"
+    assert lines["chan"] == "  cước: x 3; score 3 điểm"
