@@ -58,6 +58,7 @@ from replay.american.tiles import (
     kind,
 )
 from replay.findings import Finding, HandFindings
+from replay.turns import DISCARD, DRAW, OWN_TURN, FollowsTheLog, claim_of
 from schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
 
 N = 4
@@ -117,7 +118,13 @@ class _Courtesy:
 
 
 @dataclass
-class AmericanHand(HandFindings):
+class AmericanHand(FollowsTheLog, HandFindings):
+    """One hand's table. After an out-of-turn draw or discard the table follows the log
+    (§0, :mod:`replay.turns`): ``kept`` holds the entitled turn while it is still open."""
+
+    # The per-turn state an out-of-turn action leaves open for the entitled player.
+    TURN_FIELDS = ("turn", "holding", "turn_by", "drawn", "call_from", "call_tile", "latest")
+
     record: dict[str, Any]
     opts: AmericanOptions
     card: Card | None
@@ -191,6 +198,17 @@ class AmericanHand(HandFindings):
             self.holding = False
             self.turn_by = "deal"
             self.drawn = None
+
+    def may_act(self, state: dict[str, Any], seat: int, action: tuple[Any, ...]) -> bool:
+        """Whether ``seat`` may make ``action`` in the turn ``state`` (:mod:`replay.turns`)."""
+        turn, holding = state["turn"], state["holding"]
+        if action == DRAW:
+            return seat == turn and not holding and seat not in self.dead
+        if action in (DISCARD, OWN_TURN):
+            return seat == turn and holding
+        d = state["latest"]
+        src, tile = action[1], action[2]
+        return d is not None and d.open and d.seat == src and d.tile == tile and src != seat
 
     # -- queries -------------------------------------------------------------------------
 
@@ -806,7 +824,12 @@ class AmericanHand(HandFindings):
                     "WALL_MISMATCH",
                     f"{self.player(seat)} draws {tile}, but the next wall tile is {expected}",
                 )
+        self.resume(seat, DRAW)
         entitled = seat == self.turn and not self.holding and seat not in self.dead
+        # another live player's draw; a second draw by the turn player is flagged, not followed
+        out_of_turn = not entitled and seat != self.turn and seat not in self.dead
+        if out_of_turn:
+            self.keep_turn(seat, continues=True)
         if seat in self.dead:
             self.viol(
                 index,
@@ -830,8 +853,13 @@ class AmericanHand(HandFindings):
         deal_draw = seat == self.dealer and self.east_first_draw
         if seat == self.dealer:
             self.east_first_draw = False
-        if entitled:
-            self._close_window()
+        if entitled or out_of_turn:
+            if entitled:
+                self._close_window()
+            else:
+                # §0: the table follows the log: the offender (dead now) holds the turn and
+                # its discard is in turn; the latest discard stays open for the entitled turn.
+                self.turn = seat
             self.holding = True
             self.turn_by = "deal" if deal_draw else "draw"  # East's 14th tile completes the deal
             self.drawn = None if deal_draw else tile
@@ -852,9 +880,16 @@ class AmericanHand(HandFindings):
                 "TILE_NOT_IN_HAND",
                 f"{self.player(seat)} discards {tile}, which they do not hold",
             )
+        # the discard that completes the offender's out-of-turn draw is part of that one
+        # out-of-turn action (§0): its hand is dead by it, and the discard is not flagged again
+        continues = self.continuing(seat)
+        self.resume(seat, DISCARD)
         was_dead = seat in self.dead
-        entitled = seat == self.turn and self.holding and not was_dead
-        if was_dead:
+        entitled = seat == self.turn and self.holding and (continues or not was_dead)
+        out_of_turn = False
+        if was_dead and continues:
+            pass
+        elif was_dead:
             self.viol(
                 index,
                 seat,
@@ -863,6 +898,10 @@ class AmericanHand(HandFindings):
                 kills=False,
             )
         elif not entitled:
+            # another player's discard; the turn player's discard without a draw is not followed
+            out_of_turn = seat != self.turn
+            if out_of_turn:
+                self.keep_turn(seat, continues=False)
             self.viol(
                 index,
                 seat,
@@ -880,7 +919,9 @@ class AmericanHand(HandFindings):
                 "WRONG_TILE_COUNT",
                 f"{self.player(seat)} holds {self.size(seat)} tiles after discarding, not 13",
             )
-        if entitled:
+        if entitled or out_of_turn:
+            # in turn or not (§0: the table follows the log) this is the latest discard and
+            # the next live seat after the discarder draws; ``kept`` holds the entitled turn
             self.latest = LatestDiscard(seat, tile, index)
             self.claims = []
             self.turn = self.next_live(seat)
@@ -926,6 +967,7 @@ class AmericanHand(HandFindings):
                 "TILE_NOT_IN_HAND",
                 f"{self.player(seat)} exposes {with_}, not all in hand",
             )
+        self.resume(seat, claim_of(src, tile))
         alive = seat not in self.dead
         takes_turn = alive and self._window_ok(seat, src, tile)
         if not alive:
@@ -1026,6 +1068,8 @@ class AmericanHand(HandFindings):
                 f"{self.player(seat)} gives {tile} for a joker but does not hold it",
             )
         exp = exps[which]
+        if self.phase == "play":
+            self.resume(seat, OWN_TURN)
         if seat in self.dead:
             self.viol(
                 index,
@@ -1084,6 +1128,7 @@ class AmericanHand(HandFindings):
                     f"East's initial Mahjong names {tile}, not in East's hand",
                 )
         elif src is not None:
+            self.resume(seat, claim_of(src, tile))
             if self._window_ok(seat, src, tile):
                 added = tile
                 discarder = src
@@ -1119,6 +1164,7 @@ class AmericanHand(HandFindings):
                     f"{self.player(seat)} wins on {tile} from seat {src}, which that seat did not discard",
                 )
         else:
+            self.resume(seat, OWN_TURN)
             if self.turn == seat and self.holding and self.turn_by == "draw" and self.drawn == tile:
                 self_drawn = True
             elif (

@@ -23,6 +23,17 @@ from replay.hk.options import HKOptions
 from replay.hk.patterns import WinContext, WinSource
 from replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
 from replay.melds import Meld, MeldKind
+from replay.turns import (
+    ACT,
+    DISCARD,
+    DRAW,
+    ENDED,
+    MUST_DISCARD,
+    OWN_TURN,
+    WAIT,
+    MahjongTurns,
+    claim_of,
+)
 from schemas.event_columns import event_field
 from schemas.tiles import MAHJONG
 
@@ -52,7 +63,6 @@ WALLS: dict[str, Counter[int]] = {
     "hk-mahjongo-2p": Counter({t: 4 for t in _TWO_P}),
 }
 
-WAIT, ACT, MUST_DISCARD, ENDED = "wait", "act", "must_discard", "ended"
 SORTED_WALLS: dict[str, list[int]] = {name: sorted(w.elements()) for name, w in WALLS.items()}
 # Per-hand constants, computed once per preset instead of once per hand.
 LIMITS: dict[str, tuple[int, ...]] = {
@@ -104,7 +114,22 @@ class WinClaim:
 
 
 @dataclass
-class HKHand(HandFindings):
+class HKHand(MahjongTurns, HandFindings):
+    """One hand's table. After an out-of-turn draw or discard the table follows the log
+    (§0, :mod:`replay.turns`): ``kept`` holds the entitled turn while it is still open."""
+
+    # The per-turn state an out-of-turn action leaves open for the entitled player.
+    TURN_FIELDS = (
+        "turn",
+        "phase",
+        "drawn",
+        "live",
+        "drawn_by_replacement",
+        "kong_chain",
+        "kong_declared_this_turn",
+        "kong_feed",
+    )
+
     record: dict[str, Any]
     opts: HKOptions
     findings: list[Finding] = field(default_factory=list)
@@ -490,8 +515,10 @@ class HKHand(HandFindings):
         and their discard of a held suit/honour tile. While nothing is pending (no claim
         group, kong to rob, replacement owed, nine-tile warning) and the event passes the
         checks that would otherwise raise a finding, the checks of ``on_draw`` /
-        ``on_discard`` that cannot fire are skipped and the turn state lives in locals. Any
-        other event goes through :meth:`step`, after the locals are written back, so the
+        ``on_discard`` that cannot fire are skipped and the turn state lives in locals.
+        While an out-of-turn action keeps the entitled turn open (``kept``, §0: the table
+        follows the log) nothing is quiet: every event is stepped until the table has
+        settled on one order again. Any other event goes through :meth:`step`, after the locals are written back, so the
         findings and the final state are exactly those of stepping each event.
         """
         step = self.step
@@ -509,7 +536,7 @@ class HKHand(HandFindings):
         initial, owes_draw = self.initial, self.dealer_owes_draw
         # Draws go inline while nothing is pending; discards also need no nine-tile warning
         # active or awaiting its declaration, and known hands. Only step() changes these.
-        quiet = not self.group and self.rob is None and not owes
+        quiet = not self.group and self.rob is None and not owes and self.kept is None
         quiet_discard = quiet and not warnings and not pending and not partial
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
@@ -586,7 +613,7 @@ class HKHand(HandFindings):
                 phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
                 undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
                 initial, owes_draw = self.initial, self.dealer_owes_draw
-                quiet = not self.group and self.rob is None and not owes
+                quiet = not self.group and self.rob is None and not owes and self.kept is None
                 quiet_discard = quiet and not warnings and not pending and not partial
         finally:
             if moved:
@@ -652,7 +679,9 @@ class HKHand(HandFindings):
         wall = self.wall
         if wall is not None and (self.head >= len(wall) or wall[self.head] != t):
             self._check_wall(index, seat, t, replacement=False)
+        self.resume(seat, DRAW)
         entitled = self.phase == WAIT and seat == self.turn
+        out_of_turn = False
         if not entitled:
             if seat == self.turn and self.phase in (ACT, MUST_DISCARD):
                 self.viol(
@@ -666,6 +695,8 @@ class HKHand(HandFindings):
                     "DRAW_OUT_OF_TURN",
                     f"{self.player(seat)} draws, but it is {self.player(self.turn)}'s turn",
                 )
+                out_of_turn = True
+                self.keep_turn(seat, continues=True)
         self.concealed[seat][t] += 1
         if t < FIRST_BONUS:
             self.n_tiles[seat] += 1
@@ -678,11 +709,15 @@ class HKHand(HandFindings):
         self.head += 1
         if seat == self.dealer:
             self.dealer_owes_draw = False
-        if entitled:
-            if self.live is not None:
+        if out_of_turn:
+            # §0: the table follows the log: the offender holds the turn (its discard is in
+            # turn); the live discard stays open for the entitled player's turn.
+            self.turn = seat
+        if entitled or out_of_turn:
+            if entitled and self.live is not None:
                 self.live.claimable = False
                 self.live = None
-            if self.declared_claims:
+            if entitled and self.declared_claims:
                 self.declared_claims = []
             self.phase = ACT
             self.drawn = t
@@ -754,6 +789,8 @@ class HKHand(HandFindings):
                 "FLOWER_INVALID",
                 f"{self.player(seat)} exposes {CODES[t]}, which is not a bonus tile in their hand",
             )
+        if not self.initial:
+            self.resume(seat, OWN_TURN)
         own_turn = seat == self.turn and self.phase == ACT
         if not (self.initial or own_turn):
             self.hard(
@@ -780,6 +817,7 @@ class HKHand(HandFindings):
                 "the dealer was dealt 13 tiles and discards without the first draw (#7: 14, or "
                 "13 followed by a draw)",
             )
+        self.resume(seat, DISCARD)
         in_turn = seat == self.turn and self.phase in (ACT, MUST_DISCARD)
         if not in_turn:
             self.viol(
@@ -788,6 +826,7 @@ class HKHand(HandFindings):
                 "DISCARD_OUT_OF_TURN",
                 f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
             )
+            self.keep_turn(seat, continues=False)
         hand = self.concealed[seat]
         if not self.partial and hand[t] < 1:
             self.hard(
@@ -839,18 +878,19 @@ class HKHand(HandFindings):
         d = Discard(seat, t, index, self.undrawn - self.reserve, warned, unseen, not bonus)
         self.discards[seat].append(d)
         self.n_discards += 1
-        if in_turn:
-            self.live = d
-            if self.declared_claims:
-                self.declared_claims = []
-            if seat == self.dealer:
-                self.initial = False
-            self.turn = (seat + 1) % self.n
-            self.phase = WAIT
-            self.drawn = None
-            self.drawn_by_replacement = ""
-            self.kong_chain = 0
-            self.kong_feed = None
+        # In turn or not (§0: the table follows the log), this is the latest discard and
+        # the seat after the discarder draws next; ``kept`` holds the entitled turn.
+        self.live = d
+        if self.declared_claims:
+            self.declared_claims = []
+        if in_turn and seat == self.dealer:
+            self.initial = False
+        self.turn = (seat + 1) % self.n
+        self.phase = WAIT
+        self.drawn = None
+        self.drawn_by_replacement = ""
+        self.kong_chain = 0
+        self.kong_feed = None
         if seat in self.pending_warning:
             s = self.pending_warning.pop(seat)
             self.viol(
@@ -864,6 +904,7 @@ class HKHand(HandFindings):
 
     def _claim_checks(self, index: int, ev: dict[str, Any], kind: str) -> Discard:
         seat, t = ev["seat"], INDEX[ev["tile"]]
+        self.resume(seat, claim_of(ev.get("from"), t))
         live = self.live
         if live is None or not live.claimable or live.tile != t or ev.get("from") != live.seat:
             self.hard(
@@ -1076,6 +1117,7 @@ class HKHand(HandFindings):
     def _own_kong_checks(self, index: int, seat: int) -> None:
         """#29 KONG_OUT_OF_SEQUENCE and #32 KONG_WITHOUT_LIVE_TILE."""
         self._missed_replacement(index, seat)
+        self.resume(seat, OWN_TURN)
         if not (seat == self.turn and self.phase == ACT):
             self.viol(
                 index,
@@ -1180,6 +1222,10 @@ class HKHand(HandFindings):
             source = WinSource.DISCARD
         if self.phase == ENDED and not self.group:
             self.hard(index, seat, "ACTION_AFTER_HAND_END", "a win after the end of the hand")
+        if source is WinSource.DISCARD:
+            self.resume(seat, claim_of(frm, t))
+        elif source is WinSource.SELF_DRAW:
+            self.resume(seat, OWN_TURN)
         if frm is not None and frm == seat:
             self.hard(
                 index, seat, "CLAIM_OWN_DISCARD", f"{self.player(seat)} wins on their own discard"

@@ -572,6 +572,11 @@ class AmericanHandSim:
             i = self.emit({"type": "discard", "seat": other, "tile": code})
             p.label(i, "OUT_OF_TURN", other)
             p.label(i, "WRONG_TILE_COUNT", other)
+        # The entitled seat takes its turn: the table follows the log either way (§0), and
+        # this is the order the simulator has always played.
+        if not (self.opts.end_when_three_dead and len(h.dead) >= 3):
+            self.emit({"type": "draw", "seat": seat, "tile": self.wall[h.head]})
+            self.plant_after_draw(seat)
         return True
 
     def plant_after_draw(self, drawer: int) -> None:

@@ -44,6 +44,17 @@ from replay.counts import EAST, N_KINDS
 from replay.findings import Finding, FindingClass, HandFindings, Stop
 from replay.hk.patterns import WinSource
 from replay.melds import Meld, MeldKind
+from replay.turns import (
+    ACT,
+    DISCARD,
+    DRAW,
+    ENDED,
+    MUST_DISCARD,
+    OWN_TURN,
+    WAIT,
+    MahjongTurns,
+    claim_of,
+)
 from replay.vn160.khung import khung_domain
 from replay.vn160.options import VNOptions
 from replay.vn160.patterns import VNMeld, VNWin
@@ -68,7 +79,6 @@ from replay.vn160.tiles import (
     tile_limits,
 )
 
-WAIT, ACT, MUST_DISCARD, ENDED = "wait", "act", "must_discard", "ended"
 CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 WIND_CODES = ("E", "S", "W", "N")
 
@@ -124,7 +134,14 @@ class WinClaim:
 
 
 @dataclass
-class VNHand(HandFindings):
+class VNHand(MahjongTurns, HandFindings):
+    """One hand's table. After an out-of-turn draw or discard the table follows the log
+    (§0, :mod:`replay.turns`): ``kept`` holds the entitled turn while it is still open."""
+
+    # The per-turn state an out-of-turn action leaves open for the entitled player.
+    TURN_FIELDS = ("turn", "phase", "drawn", "live", "kong_this_turn")
+    DISCARD_WITHOUT_DRAW = True  # the turn player who skipped the draw discards in turn
+
     record: dict[str, Any]
     opts: VNOptions
     findings: list[Finding] = field(default_factory=list)
@@ -553,6 +570,7 @@ class VNHand(HandFindings):
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
         self._check_rob(seat)
+        self.resume(seat, DRAW)
         if self.live_count < 1:
             self.hard(
                 index, seat, "DRAW_FROM_EMPTY_WALL", f"{self.player(seat)} draws from an empty wall"
@@ -576,6 +594,10 @@ class VNHand(HandFindings):
             return
         self._missed_replacement(index, seat)
         entitled = self.phase == WAIT and seat == self.turn
+        # another player's draw; a second draw by the turn player is flagged, not followed
+        out_of_turn = not entitled and seat != self.turn
+        if out_of_turn:
+            self.keep_turn(seat, continues=True)
         if not entitled:
             self.viol(
                 index,
@@ -594,6 +616,13 @@ class VNHand(HandFindings):
             self.dealer_owes_draw = False
         if entitled:
             self._begin_turn(t)
+        elif out_of_turn:
+            # §0: the table follows the log: the offender holds the turn (its discard is in
+            # turn); the live discard stays open for the entitled player's turn.
+            self.turn = seat
+            self.phase = ACT
+            self.drawn = t
+            self.kong_this_turn = False
         elif seat == self.turn:
             self.drawn = t
 
@@ -657,6 +686,8 @@ class VNHand(HandFindings):
                 f"{self.player(seat)} declares {CODES[t]}, which is not a flower or khung in "
                 "their hand",
             )
+        if is_khung(t) and not self.initial:
+            self.resume(seat, OWN_TURN)
         if is_khung(t) and not (self.initial or self.own_turn(seat)):
             self.viol(
                 index,
@@ -696,6 +727,7 @@ class VNHand(HandFindings):
                 "DEAL_INVALID",
                 "the dealer was dealt 13 tiles and discards without the first draw",
             )
+        self.resume(seat, DISCARD)
         # the turn player who skipped the draw still discards in turn (SHORT_HAND follows)
         in_turn = self.own_turn(seat) or (seat == self.turn and self.phase == WAIT)
         if not in_turn:
@@ -705,6 +737,7 @@ class VNHand(HandFindings):
                 "OUT_OF_TURN",
                 f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
             )
+            self.keep_turn(seat, continues=False)
         bonus = is_bonus(t)
         if bonus and not self.opts.allow_bonus_discard:
             self.viol(
@@ -741,13 +774,15 @@ class VNHand(HandFindings):
             self.khung_thrown[seat].append(t)
         if in_turn:
             self.n_discards += 1
-            self.live = d
-            self.announced = []
             if seat == self.dealer:
                 self.initial = False
-            self.turn = (seat + 1) % self.n
-            self.phase = WAIT
-            self.drawn = None
+        # In turn or not (§0: the table follows the log), this is the latest discard and
+        # the seat after the discarder draws next; ``kept`` holds the entitled turn.
+        self.live = d
+        self.announced = []
+        self.turn = (seat + 1) % self.n
+        self.phase = WAIT
+        self.drawn = None
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -788,6 +823,7 @@ class VNHand(HandFindings):
     def _claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
         seat, t, frm = ev["seat"], INDEX[ev["tile"]], ev.get("from")
         self._check_rob(seat)
+        self.resume(seat, claim_of(frm, t))
         self._missed_replacement(index, seat)
         if frm == seat:
             self.hard(
@@ -891,6 +927,7 @@ class VNHand(HandFindings):
     def _own_kong(self, index: int, seat: int, what: str) -> None:
         self._check_rob(seat)
         self._missed_replacement(index, seat)
+        self.resume(seat, OWN_TURN)
         if not (seat == self.turn and self.phase == ACT):
             self.hard(
                 index,
@@ -1108,6 +1145,10 @@ class VNHand(HandFindings):
             source = WinSource.DISCARD
         if source is not WinSource.ROBBED_KONG:
             self._missed_replacement(index, seat)
+        if source is WinSource.DISCARD:
+            self.resume(seat, claim_of(frm, t))
+        elif source is WinSource.SELF_DRAW:
+            self.resume(seat, OWN_TURN)
         if not self._available(seat, t, source, frm):
             self.hard(
                 index,
