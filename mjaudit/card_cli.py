@@ -130,7 +130,9 @@ def match(
 @card_app.command("add")
 def add(
     file: Annotated[Path, typer.Argument(help="The mj-card/1 file (YAML or JSON).")],
-    data: Annotated[Path, typer.Option(help="The data folder.")] = Path("mjdata"),
+    data: Annotated[
+        Path, typer.Option(envvar="MJAUDIT_DATA", help="The data folder; also from MJAUDIT_DATA.")
+    ] = Path("mjdata"),
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,

@@ -33,7 +33,12 @@ err = Console(stderr=True)
 out = Console(width=None if sys.stdout.isatty() else 140)
 
 DataOpt = Annotated[
-    Path, typer.Option("--data", help="Data folder (Parquet tables and catalog.duckdb).")
+    Path,
+    typer.Option(
+        "--data",
+        envvar="MJAUDIT_DATA",
+        help="Data folder (Parquet tables and catalog.duckdb); also from MJAUDIT_DATA.",
+    ),
 ]
 DEFAULT_DATA = Path("mjdata")
 
@@ -766,7 +771,12 @@ def dashboard(
 
 @app.command()
 def demo(
-    data: DataOpt = Path("demo-data"),
+    data: Annotated[
+        Path,
+        typer.Option(
+            "--data", help="Data folder of the demo club (never MJAUDIT_DATA: it is simulated)."
+        ),
+    ] = Path("demo-data"),
     ruleset: Annotated[
         str, typer.Option(help="The ruleset of the simulated club.")
     ] = "hk-mahjongo",

@@ -75,3 +75,21 @@ def test_an_unknown_event_type_lists_the_vocabulary_without_calling_it_unsupport
         assert "not supported" not in exc.message
     else:
         raise AssertionError("an unknown event type was accepted")
+
+
+def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
+    """--data comes from MJAUDIT_DATA when not given (the dashboard reads the same)."""
+    data = tmp_path / "from-env"
+    monkeypatch.setenv("MJAUDIT_DATA", str(data))
+    assert runner.invoke(app, ["ingest", str(EXAMPLES / "club-night.jsonl")]).exit_code == 0
+    assert (data / "_manifest.json").exists()
+    replayed = runner.invoke(app, ["replay"])
+    assert replayed.exit_code == 0 and str(data) in replayed.stdout
+    other = tmp_path / "given"
+    assert (
+        runner.invoke(
+            app, ["ingest", str(EXAMPLES / "club-night.jsonl"), "--data", str(other)]
+        ).exit_code
+        == 0
+    )
+    assert (other / "_manifest.json").exists()
