@@ -6,7 +6,7 @@ import sys
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -657,7 +657,7 @@ def stats(
         sys.stdout.write(frame.write_csv())
         return
     if fmt is StatsFormat.json:
-        sys.stdout.write(frame.write_json() + "\n")
+        sys.stdout.write(_fan_pairs(frame).write_json() + "\n")
         return
     if frame.is_empty():
         out.print("no hands match (did you run `mjaudit replay`?)")
@@ -698,6 +698,25 @@ def stats(
     out.print(table)
 
 
+def _fan_pairs(frame: Any) -> Any:
+    """``fan_distribution`` ("1:3 2:5", as the table shows it) as JSON data: a list of
+    ``{"fan": 1, "wins": 3}`` objects."""
+    import polars as pl
+
+    if "fan_distribution" not in frame.columns:
+        return frame
+    pair = pl.element().str.split(":")
+    as_pairs = (
+        pl.col("fan_distribution")
+        .str.split(" ")
+        .list.eval(pl.element().filter(pl.element() != ""))
+        .list.eval(
+            pl.struct(fan=pair.list.get(0).cast(pl.Int64), wins=pair.list.get(1).cast(pl.Int64))
+        )
+    )
+    return frame.with_columns(as_pairs.alias("fan_distribution"))
+
+
 def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
     """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
     import polars as pl
@@ -714,7 +733,7 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
         sys.stdout.write(frame.write_csv(separator="\t"))
         return
     if fmt is StatsFormat.json:
-        sys.stdout.write(frame.write_json() + "\n")
+        sys.stdout.write(_fan_pairs(frame).write_json() + "\n")
         return
     if frame.is_empty():
         out.print("no Chắn hands match (did you run `mjaudit replay`?)")

@@ -140,3 +140,12 @@ def test_cli_stats_formats(archive):
     assert "2026-01" not in monthly.output
     missing = runner.invoke(app, ["stats", "--data", str(archive.parent / "nothing")])
     assert missing.exit_code == 2
+
+
+def test_cli_stats_json_gives_the_fan_distribution_as_data(archive):
+    """It was the table's text ("7:1") inside the JSON."""
+    out = runner.invoke(app, ["stats", "--data", str(archive), "--format", "json"]).output
+    by_player = {r["player"]: r for r in json.loads(out)}
+    assert by_player["dan"]["fan_distribution"] == [{"fan": 7, "wins": 1}]
+    assert by_player["bob"]["fan_distribution"] == [{"fan": 4, "wins": 1}]
+    assert by_player["ann"]["fan_distribution"] == []  # no wins
