@@ -389,6 +389,7 @@ def ingest(
     batch_bytes: int = BATCH_BYTES,
     fmt: str = "auto",
     limits: Limits = DEFAULT_LIMITS,
+    on_wait: Callable[[str], None] = lambda message: None,
 ) -> IngestSummary:
     """Ingest every log file or score sheet under ``paths`` into ``data_dir``.
 
@@ -412,7 +413,7 @@ def ingest(
     on_files(files)
     summary = IngestSummary(files=len(files), skipped_files=summary_skipped)
     data = DataDir(data_dir)
-    with data.writing(wait=wait):
+    with data.writing(wait=wait, on_wait=on_wait):
         ingestor = Ingestor(data, summary, batch_bytes)
 
         def progress(n: int) -> None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ from schemas.tables import ALL_TABLES
 MANIFEST = "_manifest.json"
 CATALOG = "catalog.duckdb"
 LOCK = ".mjaudit.lock"
+WRITER = ".mjaudit.writer"  # who holds the lock: its command line and pid, for a waiting one
 WORK = ".work"  # scratch space of the writer holding the lock (e.g. the replay's spill)
 LAYOUT = "mjdata/1"
 ROW_GROUP_ROWS = 128 * 1024
@@ -217,17 +219,30 @@ class DataDir:
     # -- writing -----------------------------------------------------------------------
 
     @contextmanager
-    def writing(self, wait: bool = False) -> Iterator[DataDir]:
-        """Hold the write lock; clean up what a crashed writer left; yield self."""
+    def writing(
+        self, wait: bool = False, on_wait: Callable[[str], None] = lambda message: None
+    ) -> Iterator[DataDir]:
+        """Hold the write lock; clean up what a crashed writer left; yield self. With
+        ``wait``, a busy folder is waited for, and ``on_wait`` is told for whom."""
         self.root.mkdir(parents=True, exist_ok=True)
-        lock = filelock.FileLock(self.root / LOCK, timeout=-1 if wait else 0)
+        lock = filelock.FileLock(self.root / LOCK, timeout=0)
         try:
             lock.acquire()
         except filelock.Timeout:
-            raise DataDirBusy(
-                f"{self.root}: another mjaudit command is writing to this data folder; "
-                "wait for it to finish (or pass --wait to queue behind it)"
-            ) from None
+            if not wait:
+                who = self._writer()
+                raise DataDirBusy(
+                    f"{self.root}: another mjaudit command is writing to this data folder"
+                    f"{f' ({who})' if who else ''}; wait for it to finish (or pass --wait to "
+                    "queue behind it)"
+                ) from None
+            who = self._writer()
+            on_wait(
+                f"waiting for another mjaudit command{f' ({who})' if who else ''} to finish "
+                f"writing to {self.root} ..."
+            )
+            lock.acquire(timeout=-1)
+        self._note_writer()
         try:
             self._held = self.manifest()
             self._initialise()
@@ -246,7 +261,24 @@ class DataDir:
                 self._catalog_stale = False
                 self._catalog_built = None
                 self._held = None
+                (self.root / WRITER).unlink(missing_ok=True)
                 lock.release()
+
+    def _note_writer(self) -> None:
+        """Say who holds the lock (read by a command that finds the folder busy)."""
+        who = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "pid": os.getpid()}
+        tmp = self.root / f"{WRITER}.{uuid.uuid4().hex}"
+        tmp.write_bytes(msgspec.json.encode(who))
+        os.replace(tmp, self.root / WRITER)
+
+    def _writer(self) -> str | None:
+        """The command holding the lock, as its writer noted it (None if it has not yet,
+        or the note cannot be read)."""
+        try:
+            who = msgspec.json.decode((self.root / WRITER).read_bytes())
+            return f"`{who['command']}`, pid {who['pid']}"
+        except (OSError, msgspec.DecodeError, KeyError, TypeError):
+            return None
 
     def _initialise(self) -> None:
         manifest = self.manifest()

@@ -153,7 +153,9 @@ def add(
         raise typer.Exit(EXIT_FINDINGS) from None
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in card.card_id)
     try:
-        with DataDir(data).writing(wait=wait) as store:
+        with DataDir(data).writing(
+            wait=wait, on_wait=lambda message: _err.print(message, markup=False)
+        ) as store:
             folder = store.root / CARDS_DIR
             folder.mkdir(exist_ok=True)
             for old in card_files(store.root):  # the same card under another suffix

@@ -56,6 +56,11 @@ class InputFormat(StrEnum):
     hk_sheet = "hk-sheet"
 
 
+def _waiting(message: str) -> None:
+    """--wait: say that the command queues, and behind whom."""
+    err.print(escape(message), highlight=False, soft_wrap=True)
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"mjaudit {__version__}")
@@ -121,6 +126,7 @@ def ingest(
                 paths,
                 data,
                 wait=wait,
+                on_wait=_waiting,
                 fmt=fmt.value,
                 on_files=on_files,
                 on_progress=lambda n: progress.advance(task, n),
@@ -382,6 +388,7 @@ def replay(
                 data,
                 workers=workers,
                 wait=wait,
+                on_wait=_waiting,
                 on_total=lambda n: progress.update(
                     task, total=n, description=f"replay ({n} tasks)"
                 ),
@@ -492,7 +499,7 @@ def compact(
         _error(f"{data}: no data folder here")
         raise typer.Exit(EXIT_USAGE)
     try:
-        with store.writing(wait=wait):
+        with store.writing(wait=wait, on_wait=_waiting):
             counts = store.compact()
     except (DataDirBusy, DataDirError, OSError) as exc:
         _error(str(exc))

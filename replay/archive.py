@@ -388,6 +388,7 @@ def replay_archive(
     on_total: Callable[[int], None] = lambda n: None,
     scheduler: str | None = None,
     cluster: str | None = None,
+    on_wait: Callable[[str], None] = lambda message: None,
 ) -> ReplaySummary:
     """Bring the replay tables of the data folder up to date with its hands.
 
@@ -412,7 +413,7 @@ def replay_archive(
     # the file lists and spill paths sent to them.
     data = DataDir(Path(root).resolve() if distributed else root)
     summary = ReplaySummary()
-    with data.writing(wait=wait):
+    with data.writing(wait=wait, on_wait=on_wait):
         stale = plan(data)
         summary.hands, summary.not_supported = stale.hands, stale.unsupported
         # Buckets still in the flat layout of older versions are rewritten as they are.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import threading
 import time
 import zlib
@@ -746,3 +747,35 @@ def test_reingest_with_the_stored_keys_loaded_file_by_file_and_on_disk(
     assert (summary.hands_added, summary.skipped_present) == (1, 6)
     assert summary.quarantined == Counter({"DUPLICATE_KEY_CONFLICT": 1})
     assert counts(data) == expected_counts(recs, quarantined=1)
+
+
+def test_wait_says_it_is_waiting_and_for_whom(tmp_path: Path) -> None:
+    """`ingest --wait` printed nothing while it waited (issue 20); a busy folder's error
+    names the command that holds it."""
+    log = write_lines(tmp_path / "a.jsonl", [line(r) for r in small(2)])
+    data = tmp_path / "data"
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with DataDir(data).writing():
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(30)
+    told: list[str] = []
+    with pytest.raises(DataDirBusy) as busy:
+        ingest([str(log)], data)
+    assert f", pid {os.getpid()})" in str(busy.value)
+
+    def waiting(message: str) -> None:
+        told.append(message)
+        release.set()  # the holder lets go once the waiter has said it waits
+
+    summary = ingest([str(log)], data, wait=True, on_wait=waiting)
+    holder.join()
+    assert summary.hands_added == 2
+    assert len(told) == 1 and told[0].startswith("waiting for another mjaudit command (`")
+    assert f", pid {os.getpid()}) to finish writing to {data}" in told[0]
+    assert not (data / ".mjaudit.writer").exists()  # the note goes with the lock
