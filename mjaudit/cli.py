@@ -328,6 +328,13 @@ class Cluster(StrEnum):
     local = "local"
 
 
+class FindingClassName(StrEnum):
+    CORRUPT_LOG = "CORRUPT_LOG"
+    PLAYER_VIOLATION = "PLAYER_VIOLATION"
+    SCORE_MISMATCH = "SCORE_MISMATCH"
+    INFO = "INFO"
+
+
 @app.command()
 def replay(
     data: DataOpt = DEFAULT_DATA,
@@ -350,13 +357,22 @@ def replay(
             help="Run the replay tasks on a Dask cluster started here: local (--workers N)."
         ),
     ] = None,
+    fail_on: Annotated[
+        list[FindingClassName] | None,
+        typer.Option(
+            "--fail-on",
+            help="Exit 1 if the archive holds findings of this class after the replay "
+            "(repeatable), e.g. --fail-on CORRUPT_LOG --fail-on SCORE_MISMATCH.",
+        ),
+    ] = None,
 ) -> None:
     """Replay every ingested hand into the findings, scores, hand_results and fans tables.
 
     Only games with new or changed hands are replayed on a re-run. The tables are the
     same byte for byte whatever the number of workers, and whether the tasks run in
     local processes or on Dask (--scheduler / --cluster local, needs
-    `pip install mahjong-audit\\[distributed]`).
+    `pip install mahjong-audit\\[distributed]`). Exit status: 1 if the engine failed on a
+    hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
     from ingest.store import DataDirBusy, DataDirError
     from replay.archive import replay_archive
@@ -416,12 +432,19 @@ def replay(
         highlight=False,
         soft_wrap=True,
     )
+    failing = sorted(
+        c.value for c in fail_on or () if summary.findings_by_class.get(c.value, 0) > 0
+    )
+    if failing:
+        _error(f"the archive holds findings of class {', '.join(failing)} (--fail-on)")
     if summary.engine_errors:
         # Every other hand is replayed and committed; these few were not checked at all.
         _error(
             f"the engine failed on {summary.engine_errors} hand(s): see the findings with "
             "code ENGINE_ERROR; every other hand was replayed"
         )
+        raise typer.Exit(EXIT_FINDINGS)
+    if failing:
         raise typer.Exit(EXIT_FINDINGS)
 
 

@@ -159,3 +159,21 @@ def test_an_exception_inside_an_engine_becomes_that_hands_finding(monkeypatch) -
     assert "test_engine_isolation.py" in finding.message  # where it was raised
     assert first.corrupt and first.deltas is None and first.ended_by == "corrupt"
     assert second.hand_no == 2 and not second.corrupt and second.deltas is not None
+
+
+def test_replay_fails_on_the_classes_asked_for(tmp_path: Path) -> None:
+    """The README said findings give exit 1 while replay exited 0: now that is --fail-on."""
+    log = EXAMPLES / "vn160-evening.jsonl"  # violations and mismatches, nothing corrupt
+    data = str(tmp_path / "data")
+    assert CliRunner().invoke(app, ["ingest", str(log), "--data", data]).exit_code == 0
+    plain = CliRunner().invoke(app, ["replay", "--data", data])
+    assert plain.exit_code == 0, plain.output
+    classes = {f["class"] for f in DataDir(tmp_path / "data").read("findings").to_pylist()}
+    assert "PLAYER_VIOLATION" in classes and "CORRUPT_LOG" not in classes
+    failing = CliRunner().invoke(
+        app, ["replay", "--data", data, "--fail-on", "CORRUPT_LOG", "--fail-on", "PLAYER_VIOLATION"]
+    )
+    assert failing.exit_code == 1
+    assert "findings of class PLAYER_VIOLATION (--fail-on)" in failing.output
+    clean = CliRunner().invoke(app, ["replay", "--data", data, "--fail-on", "CORRUPT_LOG"])
+    assert clean.exit_code == 0, clean.output
