@@ -26,7 +26,7 @@ app = typer.Typer(
     name="mjaudit",
     help="Game-log analytics and replay for mahjong-family games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
 )
 err = Console(stderr=True)
 # Tables stay readable when the output is piped (rich would otherwise assume 80 columns).

@@ -93,3 +93,8 @@ def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
         == 0
     )
     assert (other / "_manifest.json").exists()
+
+
+def test_shell_completion_is_on() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert "--install-completion" in result.output and "--show-completion" in result.output
