@@ -389,8 +389,8 @@ def _undefined_fields(
     ev: dict[str, Any], raw_ev: dict[str, Any], known: frozenset[str], i: int, obj: dict[str, Any]
 ) -> None:
     """Check the fields of ``raw_ev`` its type does not define but the engines read (see
-    above) and take them into ``ev``, to be normalised like defined ones; the other
-    unknown fields are taken in as they are after that (:func:`_keep_unknown`)."""
+    above) and take them into ``ev``, to be normalised like defined ones; ``_canonical``
+    takes the other unknown fields in as they are after its checks."""
     if ev["type"] in _OPEN_EVENTS:
         return
     for k, v in raw_ev.items():

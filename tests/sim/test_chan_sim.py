@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,20 +34,15 @@ class Planted:
     records: list[dict[str, Any]]
     labels: list[dict[str, Any]]
     reports: list[HandReport]
-    sim_seconds: float
-    replay_seconds: float
 
 
 def _run(games: int, seed: int, rate: float) -> Planted:
-    t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     labels: list[dict[str, Any]] = []
     for rec, labs in simulate("chan", games, seed=seed, violations=rate):
         records.append(rec)
         labels.extend(labs)
-    t1 = time.perf_counter()
-    reports = list(replay_games(records))
-    return Planted(records, labels, reports, t1 - t0, time.perf_counter() - t1)
+    return Planted(records, labels, list(replay_games(records)))
 
 
 @pytest.fixture(scope="module")
