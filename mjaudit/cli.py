@@ -898,6 +898,10 @@ from mjaudit.card_cli import card_app  # noqa: E402  (the sub-app must exist bef
 
 app.add_typer(card_app, name="card")
 
+from mjaudit.score_cli import score  # noqa: E402
+
+app.command()(score)
+
 
 def run() -> None:
     try:

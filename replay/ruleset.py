@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.findings import HandReport
+from replay.scorecard import Scorer
 from schemas.rulesets import RULESETS as SHAPES
 from schemas.rulesets import Game, RulesetShape
 
@@ -39,6 +40,7 @@ class Ruleset:
     position: PositionFn | None = None  # None: no step-through view (``show``)
     score_line: Callable[[HandReport], str] = fan_line  # a win's score, in its own terms
     uses_cards: bool = False  # its replay depends on the data folder's card files
+    scorer: Scorer | None = None  # `mjaudit score`: value one win from notation
 
     @property
     def shape(self) -> RulesetShape:
