@@ -62,7 +62,7 @@ def _exposure(spec: str) -> ExposureShape:
 def validate(
     file: Annotated[Path, typer.Argument(help="The mj-card/1 file (YAML or JSON).")],
 ) -> None:
-    """Check a card file against the rules of american.md §5 (exit 1 if it is invalid)."""
+    """Check a card file against the card-file rules (american §5) (exit 1 if it is invalid)."""
     try:
         card = load_card(file)
     except CardInvalid as exc:

@@ -14,7 +14,10 @@ from rich.markup import escape
 from rich.progress import (
     BarColumn,
     DownloadColumn,
+    MofNCompleteColumn,
     Progress,
+    TextColumn,
+    TimeElapsedColumn,
     TimeRemainingColumn,
     TransferSpeedColumn,
 )
@@ -59,6 +62,21 @@ class InputFormat(StrEnum):
 def _waiting(message: str) -> None:
     """--wait: say that the command queues, and behind whom."""
     err.print(escape(message), highlight=False, soft_wrap=True)
+
+
+def _counting_progress() -> Progress:
+    """A progress display in the user's units: done/total, rate and time left (on stderr)."""
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
 
 
 def _version(value: bool) -> None:
@@ -390,14 +408,14 @@ def replay(
     if not (data / "_manifest.json").exists():
         _error(f"{data}: no data folder here; run `mjaudit ingest FILES --data {data}` first")
         raise typer.Exit(EXIT_USAGE)
-    progress = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
-    task = progress.add_task("replay", total=None)
+    progress = _counting_progress()
+    hands_task = progress.add_task("replay hands", total=None)
+    write_task = progress.add_task("write tables", total=None, visible=False)
+
+    def on_plan(hands: int, buckets: int) -> None:
+        progress.update(hands_task, total=hands)
+        progress.update(write_task, total=buckets, visible=True)
+
     try:
         with progress:
             summary = replay_archive(
@@ -405,10 +423,9 @@ def replay(
                 workers=workers,
                 wait=wait,
                 on_wait=_waiting,
-                on_total=lambda n: progress.update(
-                    task, total=n, description=f"replay ({n} tasks)"
-                ),
-                on_task=lambda n: progress.advance(task, n),
+                on_plan=on_plan,
+                on_replayed=lambda n: progress.advance(hands_task, n),
+                on_written=lambda n: progress.advance(write_task, n),
                 scheduler=scheduler,
                 cluster=cluster.value if cluster is not None else None,
             )
@@ -561,8 +578,23 @@ def simulate(
     from replay.sim import write_simulation
 
     path = out_path or Path(f"sim-{ruleset}-{seed}.jsonl")
+    progress = _counting_progress()
+    task = progress.add_task(f"simulate {ruleset} sittings", total=games)
+    hands = 0
+
+    def on_hand(sittings_done: int) -> None:
+        nonlocal hands
+        hands += 1
+        progress.update(
+            task, completed=sittings_done, description=f"simulate {ruleset}: {hands} hands"
+        )
+
     try:
-        summary = write_simulation(path, ruleset, games, seed, players, violations)
+        with progress:
+            summary = write_simulation(
+                path, ruleset, games, seed, players, violations, on_hand=on_hand
+            )
+            progress.update(task, completed=summary.games)
     except ValueError as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
@@ -901,6 +933,10 @@ app.add_typer(card_app, name="card")
 from mjaudit.score_cli import score  # noqa: E402
 
 app.command()(score)
+
+from mjaudit.helptext import reflow_app  # noqa: E402
+
+reflow_app(app)  # last: every command is registered by now
 
 
 def run() -> None:

@@ -3,9 +3,11 @@ and each --format gives what it names (issue: what users touch)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
@@ -98,3 +100,51 @@ def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
 def test_shell_completion_is_on() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def _terminal_stderr(monkeypatch) -> io.StringIO:
+    """The CLI's stderr console as a terminal would see it (progress is shown only there)."""
+    import mjaudit.cli as cli
+
+    buf = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=buf, force_terminal=True, width=150))
+    return buf
+
+
+def test_simulate_and_replay_show_progress_in_hands_and_sittings(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """`simulate` ran minutes with no progress; `replay` showed a bare bar over tasks."""
+    buf = _terminal_stderr(monkeypatch)
+    log = tmp_path / "sim.jsonl"
+    made = runner.invoke(
+        app, ["simulate", "--ruleset", "hk-classic", "--games", "2", "--out", str(log)]
+    )
+    assert made.exit_code == 0, made.output
+    hands = sum(1 for _ in log.open())
+    shown = buf.getvalue()
+    assert "2/2" in shown and f"{hands} hands" in shown and "eta" in shown
+    data = tmp_path / "data"
+    assert runner.invoke(app, ["ingest", str(log), "--data", str(data)]).exit_code == 0
+    buf.truncate(0)
+    assert runner.invoke(app, ["replay", "--data", str(data)]).exit_code == 0
+    shown = buf.getvalue()
+    assert "replay hands" in shown and f"{hands}/{hands}" in shown and "eta" in shown
+
+
+def test_help_text_reflows_to_the_terminal() -> None:
+    """Docstrings were wrapped at source width and wrapped again by the terminal."""
+    result = runner.invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"}, terminal_width=200)
+    assert result.exit_code == 0
+    line = next(ln for ln in result.stdout.splitlines() if "Logs: .jsonl" in ln)
+    # the whole first sentence pair sits on one line of a wide terminal
+    assert "Score sheets (Hong Kong club sheet text" in line, line
+
+
+def test_reflow_keeps_lists_and_joins_prose() -> None:
+    from mjaudit.helptext import reflow
+
+    text = "First line\nwraps here.\n\nItems:\n- one\n- two\n\n    code block\n    kept"
+    assert (
+        reflow(text) == "First line wraps here.\n\nItems:\n- one\n- two\n\n    code block\n    kept"
+    )
