@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import datetime
 from enum import StrEnum
@@ -59,6 +60,22 @@ class InputFormat(StrEnum):
     hk_sheet = "hk-sheet"
 
 
+class OutFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+OutOpt = Annotated[
+    OutFormat,
+    typer.Option("--format", "--output", help="text, or json (one object, for scripts)."),
+]
+
+
+def _print_json(obj: object) -> None:
+    """One JSON object on stdout: sorted keys, so the same result prints the same bytes."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+
+
 def _waiting(message: str) -> None:
     """--wait: say that the command queues, and behind whom."""
     err.print(escape(message), highlight=False, soft_wrap=True)
@@ -108,6 +125,12 @@ def ingest(
         InputFormat,
         typer.Option("--format", help="auto (by name and content), mjlog, or hk-sheet."),
     ] = InputFormat.auto,
+    output: Annotated[
+        OutFormat,
+        typer.Option(
+            "--output", help="text, or json (one object); --format names the input's format."
+        ),
+    ] = OutFormat.text,
 ) -> None:
     """Validate log files and club score sheets and add their hands to the Parquet tables.
 
@@ -153,6 +176,27 @@ def ingest(
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
+    failed = bool(summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files)
+    if output is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "files": summary.files,
+                "bytes_read": summary.bytes_read,
+                "records": summary.records,
+                "hands_added": summary.hands_added,
+                "skipped_present": summary.skipped_present,
+                "quarantined": summary.n_quarantined,
+                "quarantine_codes": dict(sorted(summary.quarantined.items())),
+                "quarantined_before": summary.quarantine_seen_before,
+                "broken_files": summary.broken_files,
+                "skipped_files": summary.skipped_files,
+                "messages": summary.messages,
+            }
+        )
+        if failed:
+            raise typer.Exit(EXIT_FINDINGS)
+        return
     table = Table(title=f"ingest into {data}", show_header=False, title_justify="left")
     table.add_row("files", f"{summary.files}")
     table.add_row("records read", f"{summary.records}")
@@ -182,7 +226,7 @@ def ingest(
             highlight=False,
             soft_wrap=True,
         )
-    if summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files:
+    if failed:
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -383,6 +427,7 @@ def replay(
             "(repeatable), e.g. --fail-on CORRUPT_LOG --fail-on SCORE_MISMATCH.",
         ),
     ] = None,
+    fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Replay every ingested hand into the findings, scores, hand_results and fans tables.
 
@@ -433,6 +478,25 @@ def replay(
         # escaped by _error: the install hint `mahjong-audit[distributed]` is not markup
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
+    failing = sorted(
+        c.value for c in fail_on or () if summary.findings_by_class.get(c.value, 0) > 0
+    )
+    if fmt is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "hands": summary.hands,
+                "replayed": summary.replayed,
+                "unchanged": summary.unchanged,
+                "not_supported": summary.not_supported,
+                "findings_by_class": dict(sorted(summary.findings_by_class.items())),
+                "engine_errors": summary.engine_errors,
+                "fail_on": failing,
+            }
+        )
+        if summary.engine_errors or failing:
+            raise typer.Exit(EXIT_FINDINGS)
+        return
     table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
     table.add_row("hands", f"{summary.hands}")
     table.add_row("replayed now", f"{summary.replayed}")
@@ -448,9 +512,6 @@ def replay(
         f'see: duckdb {data / "catalog.duckdb"} "select code, count(*) from findings group by all order by 2 desc"',
         highlight=False,
         soft_wrap=True,
-    )
-    failing = sorted(
-        c.value for c in fail_on or () if summary.findings_by_class.get(c.value, 0) > 0
     )
     if failing:
         _error(f"the archive holds findings of class {', '.join(failing)} (--fail-on)")
@@ -474,6 +535,14 @@ def show(
         int | None,
         typer.Option(help="Show the table after this event index (default: the last)."),
     ] = None,
+    fmt: Annotated[
+        OutFormat,
+        typer.Option(
+            "--format",
+            "--output",
+            help="text, or json: the event, the table as text and the findings up to it.",
+        ),
+    ] = OutFormat.text,
 ) -> None:
     """Print the table at one event of an ingested hand, with the findings so far."""
     import polars as pl
@@ -517,6 +586,28 @@ def show(
 
         _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
         raise typer.Exit(EXIT_FINDINGS) from None
+    if fmt is OutFormat.json:
+        from replay.engine import replay_hand
+
+        upto = n - 1 if at is None else at
+        found = [
+            f.to_json()
+            for f in replay_hand(rec).findings
+            if f.event_index is None or f.event_index <= upto
+        ]
+        _print_json(
+            {
+                "game_id": game_id,
+                "hand_no": hand_no,
+                "ruleset": rec["ruleset"],
+                "at": upto,
+                "n_events": n,
+                "event": rec["events"][upto] if n else None,
+                "position": text,
+                "findings": found,
+            }
+        )
+        return
     out.print(text, markup=False, highlight=False)
 
 
@@ -526,6 +617,7 @@ def compact(
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
+    fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
     from ingest.store import DataDir, DataDirBusy, DataDirError
@@ -544,6 +636,17 @@ def compact(
     except (DataDirBusy, DataDirError, OSError) as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
+    if fmt is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "tables": {
+                    name: {"files_before": before, "files_after": after}
+                    for name, (before, after) in counts.items()
+                },
+            }
+        )
+        return
     table = Table(title=f"compact {data}", title_justify="left")
     for col in ("table", "files before", "files after"):
         table.add_column(col, justify="left" if col == "table" else "right")

@@ -148,3 +148,44 @@ def test_reflow_keeps_lists_and_joins_prose() -> None:
     assert (
         reflow(text) == "First line wraps here.\n\nItems:\n- one\n- two\n\n    code block\n    kept"
     )
+
+
+def test_ingest_replay_show_compact_print_one_json_object(tmp_path: Path) -> None:
+    """`--format json` (ingest: `--output json`, its --format is the input's) for scripts."""
+    log = tmp_path / "mixed.jsonl"
+    good = (EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[:3]
+    log.write_text("\n".join([*good, '{"format": "mjlog/1", "game_id": 5}']) + "\n")
+    data = tmp_path / "data"
+    ing = runner.invoke(app, ["ingest", str(log), "--data", str(data), "--output", "json"])
+    assert ing.exit_code == 1, ing.output  # one record quarantined
+    got = json.loads(ing.stdout)
+    assert (got["hands_added"], got["quarantined"]) == (3, 1)
+    assert sum(got["quarantine_codes"].values()) == 1
+    rep = runner.invoke(app, ["replay", "--data", str(data), "--format", "json"])
+    assert rep.exit_code == 0, rep.output
+    got = json.loads(rep.stdout)
+    assert (got["hands"], got["replayed"], got["engine_errors"]) == (3, 3, 0)
+    rec = json.loads(good[0])
+    shown = runner.invoke(
+        app,
+        [
+            "show",
+            rec["game_id"],
+            str(rec["hand_no"]),
+            "--data",
+            str(data),
+            "--at",
+            "5",
+            "--format",
+            "json",
+        ],
+    )
+    assert shown.exit_code == 0, shown.output
+    got = json.loads(shown.stdout)
+    assert got["event"] == rec["events"][5] and got["at"] == 5
+    assert got["position"].startswith(f"game {rec['game_id']} hand {rec['hand_no']}")
+    assert all(f["event_index"] is None or f["event_index"] <= 5 for f in got["findings"])
+    comp = runner.invoke(app, ["compact", "--data", str(data), "--output", "json"])
+    assert comp.exit_code == 0, comp.output
+    tables = json.loads(comp.stdout)["tables"]
+    assert tables["hands"]["files_after"] <= tables["hands"]["files_before"]
