@@ -354,8 +354,9 @@ def summary_tsv(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) ->
     """The per-player summary clubs know from their score sheets, tab-separated.
 
     Columns name, game_count, win_count, win_fraction, net_score, net_score_per_game;
-    players by net score per game (best first), then name; a final ``*`` row over
-    everyone: every game counted once, games with a winner, and the net of all deltas.
+    players by net score per game (best first), then name; a final ``*`` row that is the
+    sum of the player rows, as the clubs' sheet tool prints it: games and wins summed over
+    the players, their ratio, and the net of all deltas (0 when every hand balances).
     """
     rows = player_stats(con, filters)
     lines = ["name\tgame_count\twin_count\twin_fraction\tnet_score\tnet_score_per_game"]
@@ -375,18 +376,9 @@ def summary_tsv(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) ->
                 ]
             )
         )
-    where, params = filters.where()
-    total = con.execute(
-        f"""
-        SELECT count(*), count(*) FILTER (WHERE len(r.winners) > 0),
-               coalesce(sum((SELECT sum(s.delta) FROM scores s
-                             WHERE s.game_id = h.game_id AND s.hand_no = h.hand_no)), 0)
-        FROM hands h JOIN hand_results r USING (game_id, hand_no)
-        WHERE {where}
-        """,
-        params,
-    ).fetchall()[0]
-    games, wins, net = total
+    games = sum(r["hands"] for r in ordered)
+    wins = sum(r["wins"] for r in ordered)
+    net = sum(r["net_points"] for r in ordered)
     if games:
         lines.append(
             "\t".join(

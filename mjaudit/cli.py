@@ -96,6 +96,29 @@ def _counting_progress() -> Progress:
     )
 
 
+def _replay_with_progress(data: Path, **kwargs: Any) -> Any:
+    """``replay_archive`` with the hands and table writes counted on stderr."""
+    from replay.archive import replay_archive
+
+    progress = _counting_progress()
+    hands_task = progress.add_task("replay hands", total=None)
+    write_task = progress.add_task("write tables", total=None, visible=False)
+
+    def on_plan(hands: int, buckets: int) -> None:
+        progress.update(hands_task, total=hands)
+        progress.update(write_task, total=buckets, visible=True)
+
+    with progress:
+        return replay_archive(
+            data,
+            on_wait=_waiting,
+            on_plan=on_plan,
+            on_replayed=lambda n: progress.advance(hands_task, n),
+            on_written=lambda n: progress.advance(write_task, n),
+            **kwargs,
+        )
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"mjaudit {__version__}")
@@ -131,6 +154,17 @@ def ingest(
             "--output", help="text, or json (one object); --format names the input's format."
         ),
     ] = OutFormat.text,
+    no_replay: Annotated[
+        bool,
+        typer.Option(
+            "--no-replay",
+            help="Only add the hands; leave replaying them to `mjaudit replay` (e.g. to run it "
+            "with more workers or on Dask).",
+        ),
+    ] = False,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes for the replay of the added hands.")
+    ] = 1,
 ) -> None:
     """Validate log files and club score sheets and add their hands to the Parquet tables.
 
@@ -138,6 +172,9 @@ def ingest(
     (Hong Kong club sheet text, or its CSV form): .txt, .sheet, .csv, or any file with
     --format hk-sheet. Bad records are quarantined whole, with the file, line, field and
     what was expected; the rest is kept. Re-ingesting a file adds nothing.
+
+    The hands added are then replayed (as `mjaudit replay` does), so statistics and the
+    dashboard count them at once; --no-replay leaves that to `mjaudit replay`.
 
     Exit status: 0 all ingested, 1 some records quarantined, 2 usage or I/O error.
     """
@@ -177,6 +214,15 @@ def ingest(
         raise typer.Exit(EXIT_USAGE) from None
 
     failed = bool(summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files)
+    replayed = None
+    if summary.hands_added and not no_replay:
+        try:
+            # The hands are in: if another command took the folder meanwhile, queue behind
+            # it rather than leave them unreplayed.
+            replayed = _replay_with_progress(data, workers=workers, wait=True)
+        except (DataDirBusy, DataDirError, OSError) as exc:
+            _error(f"the hands were added, but not replayed: {exc}; run `mjaudit replay`")
+            raise typer.Exit(EXIT_USAGE) from None
     if output is OutFormat.json:
         _print_json(
             {
@@ -192,6 +238,13 @@ def ingest(
                 "broken_files": summary.broken_files,
                 "skipped_files": summary.skipped_files,
                 "messages": summary.messages,
+                "replay": None
+                if replayed is None
+                else {
+                    "replayed": replayed.replayed,
+                    "findings_by_class": dict(sorted(replayed.findings_by_class.items())),
+                    "engine_errors": replayed.engine_errors,
+                },
             }
         )
         if failed:
@@ -214,6 +267,16 @@ def ingest(
             "skipped (not a log or a score sheet)", escape(", ".join(summary.skipped_files))
         )
     out.print(table)
+    if replayed is not None:
+        found = ", ".join(f"{c} {n}" for c, n in sorted(replayed.findings_by_class.items()))
+        out.print(
+            f"replayed {replayed.replayed} hands (findings in the archive: {found or 'none'}"
+            + (f"; engine errors {replayed.engine_errors}" if replayed.engine_errors else "")
+            + ")",
+            highlight=False,
+        )
+    elif summary.hands_added:
+        out.print("not replayed (--no-replay): run `mjaudit replay` before `mjaudit stats`")
     for message in summary.messages:
         err.print(
             f"[yellow]quarantined[/yellow] {escape(message)}", highlight=False, soft_wrap=True
@@ -438,7 +501,6 @@ def replay(
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
     from ingest.store import DataDirBusy, DataDirError
-    from replay.archive import replay_archive
     from replay.distributed import DistributedUnavailable
 
     if scheduler is not None and cluster is not None:
@@ -453,27 +515,14 @@ def replay(
     if not (data / "_manifest.json").exists():
         _error(f"{data}: no data folder here; run `mjaudit ingest FILES --data {data}` first")
         raise typer.Exit(EXIT_USAGE)
-    progress = _counting_progress()
-    hands_task = progress.add_task("replay hands", total=None)
-    write_task = progress.add_task("write tables", total=None, visible=False)
-
-    def on_plan(hands: int, buckets: int) -> None:
-        progress.update(hands_task, total=hands)
-        progress.update(write_task, total=buckets, visible=True)
-
     try:
-        with progress:
-            summary = replay_archive(
-                data,
-                workers=workers,
-                wait=wait,
-                on_wait=_waiting,
-                on_plan=on_plan,
-                on_replayed=lambda n: progress.advance(hands_task, n),
-                on_written=lambda n: progress.advance(write_task, n),
-                scheduler=scheduler,
-                cluster=cluster.value if cluster is not None else None,
-            )
+        summary = _replay_with_progress(
+            data,
+            workers=workers,
+            wait=wait,
+            scheduler=scheduler,
+            cluster=cluster.value if cluster is not None else None,
+        )
     except (DataDirBusy, DataDirError, OSError, DistributedUnavailable) as exc:
         # escaped by _error: the install hint `mahjong-audit[distributed]` is not markup
         _error(str(exc))

@@ -125,7 +125,8 @@ def test_simulate_and_replay_show_progress_in_hands_and_sittings(
     shown = buf.getvalue()
     assert "2/2" in shown and f"{hands} hands" in shown and "eta" in shown
     data = tmp_path / "data"
-    assert runner.invoke(app, ["ingest", str(log), "--data", str(data)]).exit_code == 0
+    ingested = runner.invoke(app, ["ingest", str(log), "--data", str(data), "--no-replay"])
+    assert ingested.exit_code == 0
     buf.truncate(0)
     assert runner.invoke(app, ["replay", "--data", str(data)]).exit_code == 0
     shown = buf.getvalue()
@@ -156,7 +157,9 @@ def test_ingest_replay_show_compact_print_one_json_object(tmp_path: Path) -> Non
     good = (EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[:3]
     log.write_text("\n".join([*good, '{"format": "mjlog/1", "game_id": 5}']) + "\n")
     data = tmp_path / "data"
-    ing = runner.invoke(app, ["ingest", str(log), "--data", str(data), "--output", "json"])
+    ing = runner.invoke(
+        app, ["ingest", str(log), "--data", str(data), "--output", "json", "--no-replay"]
+    )
     assert ing.exit_code == 1, ing.output  # one record quarantined
     got = json.loads(ing.stdout)
     assert (got["hands_added"], got["quarantined"]) == (3, 1)
@@ -189,3 +192,25 @@ def test_ingest_replay_show_compact_print_one_json_object(tmp_path: Path) -> Non
     assert comp.exit_code == 0, comp.output
     tables = json.loads(comp.stdout)["tables"]
     assert tables["hands"]["files_after"] <= tables["hands"]["files_before"]
+
+
+def test_ingest_replays_what_it_added_unless_no_replay(tmp_path: Path) -> None:
+    """Score sheets: `stats --format tsv` printed only the header until `mjaudit replay`."""
+    sheet = EXAMPLES / "club-sheet.txt"
+    later = tmp_path / "later"
+    held = runner.invoke(app, ["ingest", str(sheet), "--data", str(later), "--no-replay"])
+    assert held.exit_code == 0 and "not replayed (--no-replay)" in held.stdout
+    header_only = runner.invoke(app, ["stats", "--data", str(later), "--format", "tsv"])
+    assert len(header_only.stdout.splitlines()) == 1
+    now = tmp_path / "now"
+    done = runner.invoke(app, ["ingest", str(sheet), "--data", str(now), "--output", "json"])
+    assert done.exit_code == 0, done.output
+    got = json.loads(done.stdout)
+    assert got["replay"]["replayed"] == got["hands_added"] > 0
+    rows = runner.invoke(app, ["stats", "--data", str(now), "--format", "tsv"]).stdout
+    lines = rows.splitlines()
+    assert lines[-1].startswith("*\t") and len(lines) > 2
+    players = [ln.split("\t") for ln in lines[1:-1]]
+    star = lines[-1].split("\t")
+    assert int(star[1]) == sum(int(p[1]) for p in players)  # the sum of the player rows
+    assert int(star[2]) == sum(int(p[2]) for p in players)
