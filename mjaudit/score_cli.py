@@ -79,6 +79,24 @@ def score(
     kong_replacement: Annotated[
         bool, typer.Option("--kong-replacement", help="Won on a kong replacement tile.")
     ] = False,
+    heavenly: Annotated[
+        bool,
+        typer.Option("--heavenly", help="The dealer's first-turn win (heavenly hand, thiên ù)."),
+    ] = False,
+    earthly: Annotated[
+        bool,
+        typer.Option(
+            "--earthly", help="A win on the dealer's first discard (earthly hand, địa ù)."
+        ),
+    ] = False,
+    kong_chain: Annotated[
+        int | None,
+        typer.Option(
+            help="hk-mahjongo: kongs declared back to back before the winning replacement "
+            "(2+ is consecutive_kong_win; implies --kong-replacement).",
+            min=1,
+        ),
+    ] = None,
     liable: Annotated[
         str | None, typer.Option(help="The seat a liability rule (Pao) makes pay it all.")
     ] = None,
@@ -117,10 +135,15 @@ def score(
         self_draw=self_draw,
         last_tile=last_tile,
         robbing_kong=robbing_kong,
-        kong_replacement=kong_replacement,
+        kong_replacement=kong_replacement or kong_chain is not None,
+        heavenly=heavenly,
+        earthly=earthly,
         liable=liable.upper() if liable else None,
         options=_options(option or []),
-        extras={"card": card} if card is not None else {},
+        extras={
+            **({"card": card} if card is not None else {}),
+            **({"kong_chain": kong_chain} if kong_chain is not None else {}),
+        },
     )
     try:
         report = rules.scorer(ruleset, request)

@@ -43,7 +43,9 @@ class ScoreRequest:
 
     Seats and winds are the letters E S W N (2-player: E W). ``win`` is the winning tile
     (or card) code; ``from_seat`` None with ``self_draw`` False means the scorer asks for
-    one of them. ``extras`` are flags only one game has (american ``card`` files, …).
+    one of them. ``heavenly`` / ``earthly`` say the timing of a dealer's first-turn win
+    and of a win on the dealer's first discard, which no notation shows. ``extras`` are
+    flags only one game has (american ``card`` files, hk-mahjongo ``kong_chain``, …).
     """
 
     hand: str
@@ -57,6 +59,8 @@ class ScoreRequest:
     last_tile: bool = False
     robbing_kong: bool = False
     kong_replacement: bool = False
+    heavenly: bool = False
+    earthly: bool = False
     liable: str | None = None
     options: Mapping[str, object] = field(default_factory=dict)
     extras: Mapping[str, object] = field(default_factory=dict)
