@@ -26,7 +26,7 @@ from replay.counts import EAST
 from replay.hk.patterns import WinSource
 from replay.melds import MeldKind
 from replay.scorecard import NotationError, PatternLine, ScoreRequest
-from schemas.tiles import PLAYING_TILES, TileSet, UnknownTile
+from schemas.tiles import KHUNG, PLAYING_TILES, TileSet, UnknownTile
 
 MELD_KINDS: Mapping[str, MeldKind] = {
     "chow": MeldKind.CHOW,
@@ -48,6 +48,7 @@ MELD_WORD: Mapping[MeldKind, str] = {
 _KIND_LIST = "chow, pung, kong, ckong (concealed) or akong (added)"
 _ARROWS = ("<-", "←")
 _SUITS = "mps"
+_KHUNG = frozenset(KHUNG)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,7 @@ def read_tiles(
             out.append(_code(word[i : i + 2], at, tileset, where))
             i += 2
             continue
-        if ch in "BR" and i + 1 < len(word) and word[i + 1].isupper():  # BT BP … RW, BT2
+        if word[i : i + 2] in _KHUNG:  # BT BP … RW, BT2
             n = 3 if i + 2 < len(word) and word[i + 2] in "23" else 2
             out.append(_code(word[i : i + n], at, tileset, where))
             i += n
@@ -241,11 +242,15 @@ def _single(text: str, tileset: TileSet, where: str) -> TileToken:
     return found[0]
 
 
-def seat_of(letter: str | None, seats: Sequence[str], where: str) -> int:
+def seat_of(
+    letter: str | None, seats: Sequence[str], where: str, position: int | None = None
+) -> int:
     """The index of a seat letter among ``seats`` (E S W N, or the two 2-player seats)."""
     if letter is not None and letter in seats:
         return seats.index(letter)
-    raise NotationError(str(letter), f"a seat letter: {' '.join(seats)}", where=where)
+    raise NotationError(
+        str(letter), f"a seat letter: {' '.join(seats)}", where=where, position=position
+    )
 
 
 def meld_source(m: MeldToken, seats: Sequence[str], winner: int) -> int | None:
@@ -256,7 +261,7 @@ def meld_source(m: MeldToken, seats: Sequence[str], winner: int) -> int | None:
         raise NotationError(
             m.source, "no feeder: a concealed kong is not claimed", position=m.source_position
         )
-    source = seat_of(m.source, seats, "hand")
+    source = seat_of(m.source, seats, "hand", m.source_position)
     if source == winner:
         raise NotationError(
             m.source, "another player's seat (the feeder of the set)", position=m.source_position

@@ -247,6 +247,8 @@ def win_context(
     if req.round not in WIND_CODES:
         raise NotationError(req.round, "a prevailing wind: E S W N", where="--round")
     hand = parse_hand(req.hand, MAHJONG)
+    for t in hand.tiles:  # the preset's tile set first: a clearer error than a count
+        _tile(t.code, t.position, ruleset)
     melds = tuple(_meld(m, ruleset, seats, winner) for m in hand.melds)
     before, win = split_win(hand, req.win, MAHJONG)
     concealed = tuple(sorted(_tile(t.code, t.position, ruleset) for t in before))

@@ -174,6 +174,9 @@ def win_context(req: ScoreRequest, opts: VNOptions) -> tuple[VNWin, int, int | N
             where="flags",
         )
     hand = parse_hand(req.hand, VN160)
+    if not opts.allow_bonus_discard:  # else the last tile may be a won-on flower (§3.6)
+        for t in hand.tiles:  # what may stand in the hand first: a clearer error than a count
+            _tile(t, opts)
     melds = tuple(_meld(m, opts, seats, winner) for m in hand.melds)
     before, win = split_win(hand, req.win, VN160)
     source, discarder = win_source(req, seats, winner)
