@@ -177,9 +177,10 @@ def _print(report: ScoreReport) -> None:
     if report.minimum is not None:
         verdict = "met" if report.meets_minimum else "NOT met: not a valid win"
         _out.print(f"minimum {report.minimum:g} {unit}: {verdict}")
-    pay = Table("seat", "payment", title="payments")
-    for s, amount in zip(report.seats, report.payments, strict=True):
-        pay.add_row(s, f"{amount:+g}")
+    roles = report.roles or ("",) * len(report.seats)
+    pay = Table("seat", "payment", *(["role"] if report.roles else []), title="payments")
+    for s, amount, role in zip(report.seats, report.payments, roles, strict=True):
+        pay.add_row(s, f"{amount:+g}" if amount else "0", *([role] if report.roles else []))
     _out.print(pay)
     for note in report.notes:
         _out.print(f"note: {escape(note)}")

@@ -83,7 +83,8 @@ class ScoreReport:
     ``unit`` is the ruleset's own word ("fan", "phán", "points", "điểm"); statistics never
     mix units. ``payments`` are per-seat deltas in seat order (``seats``), summing to 0
     (a self-draw, a discard win and Pao differ only in who pays). ``reading`` says how the
-    hand was read (the decomposition, the khung assignment, the card hand).
+    hand was read (the decomposition, the khung assignment, the card hand). ``roles``, when
+    given, says per seat (same order) who is who: "winner", "dealer, discarder", "liable".
     """
 
     ruleset: str
@@ -98,6 +99,7 @@ class ScoreReport:
     payments: tuple[Number, ...]
     reading: str = ""
     notes: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         """Plain data for ``--format json`` (field names are the contract)."""
@@ -116,6 +118,7 @@ class ScoreReport:
             "payments": dict(zip(self.seats, self.payments, strict=True)),
             "reading": self.reading,
             "notes": list(self.notes),
+            "roles": {s: r for s, r in zip(self.seats, self.roles, strict=False) if r},
         }
 
 

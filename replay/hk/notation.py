@@ -80,11 +80,16 @@ class HandNotation:
     melds: tuple[MeldToken, ...]
 
 
+#: Letters other notations use for the dragons, answered with the log's codes.
+_DRAGON_HINT = "; the dragons are C (red), F (green) and P (white), as in the logs"
+
+
 def _code(text: str, position: int, tileset: TileSet, where: str) -> TileToken:
     try:
         return TileToken(tileset.normalize(text), position, text)
     except UnknownTile:
-        raise NotationError(text, tileset.expected, where=where, position=position) from None
+        hint = _DRAGON_HINT if text in ("R", "G", "D", "Wh") else ""
+        raise NotationError(text, tileset.expected + hint, where=where, position=position) from None
 
 
 def read_tiles(
@@ -298,6 +303,27 @@ def win_source(
             frm, "another player's seat: nobody wins on their own discard", where="--from"
         )
     return (WinSource.ROBBED_KONG if req.robbing_kong else WinSource.DISCARD), discarder
+
+
+def roles(
+    seats: Sequence[str],
+    winner: int,
+    source: WinSource,
+    discarder: int | None,
+    liable: int | None = None,
+) -> tuple[str, ...]:
+    """Who is who at the table for the payments line: dealer (seat 0), winner, discarder…"""
+    out = []
+    for s in range(len(seats)):
+        names = ["dealer"] if s == 0 else []
+        if s == winner:
+            names.append("winner")
+        if s == discarder:
+            names.append("konger" if source is WinSource.ROBBED_KONG else "discarder")
+        if s == liable:
+            names.append("liable")
+        out.append(", ".join(names))
+    return tuple(out)
 
 
 def typed_options(options: Mapping[str, object]) -> dict[str, object]:

@@ -29,6 +29,7 @@ from replay.hk.notation import (
     option_error,
     parse_hand,
     pattern_lines,
+    roles,
     seat_of,
     set_text,
     split_win,
@@ -312,6 +313,22 @@ def _payment_note(fan: int, ruleset: str, opts: HKOptions) -> str:
     return f"payments (hk-mahjongo §6.2): D({fan}) = {d}, S({fan}) = {s}"
 
 
+def _liability_note(
+    seats: tuple[str, ...], liable: int, discarder: int | None, opts: HKOptions
+) -> str:
+    """Who pays under a liability, in the words of the option that decided it."""
+    where = "hk-classic §6.2" if opts.is_classic else "hk-mahjongo §7.2"
+    who = seats[liable]
+    if discarder is None or discarder == liable:
+        return f"{who} is liable and pays the whole win ({where})"
+    rule = opts.pao_on_other_discard
+    if rule == "liable_pays_all":
+        return f"{who} is liable and pays the whole win, not the discarder ({where})"
+    if rule == "split_half":
+        return f"{who} (liable) and {seats[discarder]} (discarder) pay half each ({where})"
+    return f"{who} is liable, but on another player's discard the discarder pays ({where})"
+
+
 def score_hk(ruleset: str, req: ScoreRequest) -> ScoreReport:
     """Value one Hong Kong win from notation (:data:`replay.scorecard.Scorer`)."""
     opts = hk_options(ruleset, req.options)
@@ -339,9 +356,7 @@ def score_hk(ruleset: str, req: ScoreRequest) -> ScoreReport:
         )
         notes.append(_payment_note(score.fan, ruleset, opts))
         if liable is not None:
-            notes.append(
-                f"{seats[liable]} is liable and pays the whole amount the rules make it pay (§6.2, §7)"
-            )
+            notes.append(_liability_note(seats, liable, discarder, opts))
     else:
         deltas = false_win_deltas(winner, opts)
         notes.append(
@@ -364,5 +379,6 @@ def score_hk(ruleset: str, req: ScoreRequest) -> ScoreReport:
         seats=seats,
         payments=tuple(number(d) for d in deltas),
         reading=_reading(score, ctx.melds, seats),
+        roles=roles(seats, winner, ctx.source, discarder, liable),
         notes=tuple(notes),
     )

@@ -28,6 +28,7 @@ from replay.hk.notation import (
     parse_hand,
     pattern_lines,
     read_tiles,
+    roles,
     seat_of,
     set_text,
     split_win,
@@ -284,5 +285,6 @@ def score_vn160(ruleset: str, req: ScoreRequest) -> ScoreReport:
         seats=seats,
         payments=tuple(number(d) for d in deltas),
         reading=_reading(score, ctx.melds),
+        roles=roles(seats, winner, ctx.source, discarder),
         notes=tuple(notes),
     )

@@ -12,18 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from score_helpers import pats, pays, score
 
 from replay.hk.patterns import FAN_TABLES
 from replay.hk.score import RULES_FILE, score_hk, section
-from replay.registry import get
 from replay.scorecard import NotationError, ScoreReport, ScoreRequest
-
-
-def score(ruleset: str, hand: str, **flags: Any) -> ScoreReport:
-    """Through the registry, as the command calls it."""
-    rules = get(ruleset)
-    assert rules is not None and rules.scorer is not None
-    return rules.scorer(ruleset, ScoreRequest(hand=hand, **flags))
 
 
 def classic(hand: str, **flags: Any) -> ScoreReport:
@@ -32,14 +25,6 @@ def classic(hand: str, **flags: Any) -> ScoreReport:
 
 def mahjongo(hand: str, **flags: Any) -> ScoreReport:
     return score("hk-mahjongo", hand, **flags)
-
-
-def pays(report: ScoreReport) -> dict[str, int | float]:
-    return dict(zip(report.seats, report.payments, strict=True))
-
-
-def pats(report: ScoreReport) -> dict[str, int | float]:
-    return {p.id: p.value for p in report.patterns}
 
 
 # ------------------------------------------------------------------ hk-classic §10

@@ -10,24 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from score_helpers import pats, pays
+from score_helpers import score as score_as
 
-from replay.registry import get
 from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from replay.vn160.score import score_vn160
 
 
 def score(hand: str, **flags: Any) -> ScoreReport:
-    rules = get("vn-160")
-    assert rules is not None and rules.scorer is not None
-    return rules.scorer("vn-160", ScoreRequest(hand=hand, **flags))
-
-
-def pays(report: ScoreReport) -> dict[str, int | float]:
-    return dict(zip(report.seats, report.payments, strict=True))
-
-
-def pats(report: ScoreReport) -> dict[str, int | float]:
-    return {p.id: p.value for p in report.patterns}
+    return score_as("vn-160", hand, **flags)
 
 
 def test_V1_u_muoi_on_a_discard() -> None:
