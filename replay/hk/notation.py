@@ -74,10 +74,11 @@ class MeldToken:
 
 @dataclass(frozen=True, slots=True)
 class HandNotation:
-    """The concealed tiles in the order written, and the declared sets."""
+    """The concealed tiles in the order written (``written``: their words), and the sets."""
 
     tiles: tuple[TileToken, ...]
     melds: tuple[MeldToken, ...]
+    written: str = ""
 
 
 #: Letters other notations use for the dragons, answered with the log's codes.
@@ -186,6 +187,7 @@ def parse_hand(text: str, tileset: TileSet) -> HandNotation:
     """Concealed tiles and ``[...]`` sets of a hand, each token checked against ``tileset``."""
     tiles: list[TileToken] = []
     melds: list[MeldToken] = []
+    words: list[str] = []
     i = 0
     while i < len(text):
         open_at = text.find("[", i)
@@ -195,6 +197,7 @@ def parse_hand(text: str, tileset: TileSet) -> HandNotation:
         stop = len(text) if open_at == -1 else open_at
         for w, at in _words(text, i, stop):
             tiles.extend(read_tiles(w, tileset, offset=at))
+            words.append(w)
         if open_at == -1:
             break
         close_at = text.find("]", open_at)
@@ -205,7 +208,7 @@ def parse_hand(text: str, tileset: TileSet) -> HandNotation:
         i = close_at + 1
     if not tiles and not melds:
         raise NotationError(text, "the tiles of the hand, e.g. '123m 456p 789s EEE 5p5p'")
-    return HandNotation(tuple(tiles), tuple(melds))
+    return HandNotation(tuple(tiles), tuple(melds), " ".join(words))
 
 
 def split_win(
@@ -218,7 +221,7 @@ def split_win(
     """
     full = 14 - 3 * len(hand.melds)
     written = list(hand.tiles)
-    shown = " ".join(t.text for t in written) or "(none)"
+    shown = hand.written or "(no concealed tile)"
     win_tok = None if win is None else _single(win, tileset, "--win")
     if len(written) == full - 1 and win_tok is not None:
         return tuple(written), win_tok
