@@ -260,11 +260,17 @@ def win_context(
     chain = 0
     if req.kong_replacement:
         chain = int(req.extras.get("kong_chain") or 1)
+        if not n_kongs:
+            raise NotationError(
+                "--kong-replacement",
+                "a kong among the sets in brackets ([kong 7m], [ckong 7m])",
+                where="flags",
+            )
         if not 1 <= chain <= n_kongs:
             raise NotationError(
                 str(chain),
-                f"a kong chain of 1 to {n_kongs}: the kongs written in brackets",
-                where="--kong-replacement",
+                f"1 to {n_kongs}: no more than the kongs in brackets",
+                where="--kong-chain",
             )
     if req.heavenly and (winner != 0 or melds):
         raise NotationError("--heavenly", "the dealer (E), with no set declared", where="flags")

@@ -263,7 +263,7 @@ def score_vn160(ruleset: str, req: ScoreRequest) -> ScoreReport:
         small = con(score.phan, opts)
         notes.append(
             f"payments (vn-160 §6): {score.phan} phán = {score.mun} mủn; Con({score.phan}) = "
-            f"{small}, Cái = {opts.cai_multiplier * small}"
+            f"{small}, Cái = {opts.cai_multiplier * small} (units; money = units × stake)"
         )
     else:
         deltas = false_win_deltas(winner, opts)

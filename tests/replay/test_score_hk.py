@@ -382,6 +382,16 @@ def test_consecutive_kong_win_from_the_kong_chain() -> None:
     assert r.value == 10
 
 
+def test_heavenly_and_earthly_timing_flags() -> None:
+    """No notation shows the timing, so the flags carry it to the engine's rows 25/26."""
+    heaven = classic("123m 456m 345p 678s 9p9p", seat="E", heavenly=True)
+    assert pats(heaven)["heavenly_hand"] == 8 and heaven.value == 8
+    assert pays(heaven) == {"E": 384, "S": -128, "W": -128, "N": -128}
+    earth = mahjongo("123m 456m 345p 678s 9p 9p", seat="S", earthly=True)  # from E implied
+    assert pats(earth)["earthly_hand"] == 10
+    assert pays(earth) == {"E": -256, "S": 256, "W": 0, "N": 0}
+
+
 # ------------------------------------------------------------------ bad notation
 
 
@@ -504,3 +514,22 @@ def test_liable_seat_checks() -> None:
 def test_dealer_is_east() -> None:
     err = notation_error("hk-classic", "123m 456p 789s EEE 5p5p", dealer="S", self_draw=True)
     assert err.where == "--dealer"
+
+
+def test_timing_flags_checked() -> None:
+    err = notation_error("hk-classic", "123m 456m 345p 678s 9p9p", seat="S", heavenly=True)
+    assert err.token == "--heavenly"
+    err = notation_error(
+        "hk-classic", "123m 456m 345p 678s 9p9p", seat="S", earthly=True, from_seat="W"
+    )
+    assert err.token == "--earthly"
+    err = notation_error(
+        "hk-mahjongo",
+        "[kong 3p <- N] 1m1m1m 5m6m7m 7s7s7s 9p 9p",
+        seat="S",
+        kong_replacement=True,
+        extras={"kong_chain": 2},
+    )
+    assert (err.token, err.where) == ("2", "--kong-chain") and "1 to 1" in err.expected
+    err = notation_error("hk-classic", "123m 456m 345p 678s 9p9p", seat="S", kong_replacement=True)
+    assert err.token == "--kong-replacement" and "a kong" in err.expected
