@@ -65,16 +65,26 @@ def score(
     ] = None,
     seat: Annotated[str, typer.Option(help="The winner's seat wind (E S W N).")] = "E",
     round_wind: Annotated[str, typer.Option("--round", help="The prevailing wind.")] = "E",
-    dealer: Annotated[str, typer.Option(help="The dealer's seat.")] = "E",
+    dealer: Annotated[
+        str,
+        typer.Option(
+            help="The dealer's seat (Hong Kong and vn-160 seats are seat winds: E deals)."
+        ),
+    ] = "E",
     flowers: Annotated[
-        str, typer.Option(help="The winner's bonus tiles, comma-separated (f1,g2).")
+        str,
+        typer.Option(
+            help="The winner's bonus tiles, comma-separated (f1,g2); vn-160: the declared "
+            "flowers and khung, BT+ for one declared in the initial phase."
+        ),
     ] = "",
     self_draw: Annotated[bool, typer.Option("--self-draw", help="Won by self-draw.")] = False,
     last_tile: Annotated[
         bool, typer.Option("--last-tile", help="Won on the last tile of the wall.")
     ] = False,
     robbing_kong: Annotated[
-        bool, typer.Option("--robbing-kong", help="Won by robbing a kong.")
+        bool,
+        typer.Option("--robbing-kong", help="Won by robbing a kong (--from names the konger)."),
     ] = False,
     kong_replacement: Annotated[
         bool, typer.Option("--kong-replacement", help="Won on a kong replacement tile.")
@@ -98,7 +108,11 @@ def score(
         ),
     ] = None,
     liable: Annotated[
-        str | None, typer.Option(help="The seat a liability rule (Pao) makes pay it all.")
+        str | None,
+        typer.Option(
+            help="The seat a liability rule (nine-tile warning, last five tiles, Pao) makes "
+            "pay: it depends on the play, so it is given."
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")
