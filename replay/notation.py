@@ -64,8 +64,9 @@ def pieces(text: str, where: str = "hand") -> list[Piece]:
             close = text.find("]", i + 1)
             inner_open = text.find("[", i + 1)
             if close < 0 or 0 <= inner_open < close:
+                end = inner_open if inner_open >= 0 else len(text)
                 raise NotationError(
-                    text[i : (close + 1 if close >= 0 else len(text))],
+                    text[i:end].rstrip(),
                     "a bracket closed by ']' before the next '['",
                     where=where,
                     position=i,

@@ -110,7 +110,7 @@ def _bracket(piece: Piece) -> Exposed:
     if len(cards) != 2 or not is_pair(*cards) or (word == "bon" and not is_chan(*cards)):
         want = "a chắn (two copies)" if word == "bon" else "a chắn or a cạ (two cards of one rank)"
         raise NotationError(piece.text, f"{want} (§1.4)", position=piece.position)
-    return Exposed(cards, "eat", cards[0])
+    return Exposed(cards, "eat")
 
 
 def parse_hand(text: str, win: str | None, deal: bool) -> ChanHand:
@@ -223,8 +223,9 @@ def _facts(hand: ChanHand, how: _Win, facts: Mapping[str, object], opts: ChanOpt
     k = hand.k
     khai = {e.eaten for e in hand.exposed if e.how == "khai"}
     dealt4 = {c for c in re.split(r"[,\s]+", str(facts.get("thien_khai") or "")) if c}
-    for c in dealt4 - set(CARDS):
-        raise NotationError(c, _CARDS, where="--option thien_khai")
+    unknown = sorted(dealt4 - set(CARDS))
+    if unknown:
+        raise NotationError(unknown[0], _CARDS, where="--option thien_khai")
     thien_khai = sum(
         1
         for c in CARDS
@@ -238,7 +239,10 @@ def _facts(hand: ChanHand, how: _Win, facts: Mapping[str, object], opts: ChanOpt
         if sum(1 for e in hand.exposed if e.how == "eat" and e.cards == (x, x)) >= 2
     }
     w, conc = hand.w, hand.concealed
-    live = w is not None and how.via != "deal"
+    bt = btc = False
+    if w is not None and how.via != "deal":
+        bt = is_bach_thu(conc, hand.exposed, w)
+        btc = is_bach_thu_chi(conc, hand.exposed, w)
     first = bool(_flag(facts, "first_draw"))
     return WinFacts(
         k=k,
@@ -251,8 +255,8 @@ def _facts(hand: ChanHand, how: _Win, facts: Mapping[str, object], opts: ChanOpt
         an_bon=len(an_bon),
         u_bon=w is not None and w in hand.bon and conc[w] == 1 and w not in an_bon,
         chiu=sum(1 for e in hand.exposed if e.how == "chiu"),
-        bach_thu=live and is_bach_thu(conc, hand.exposed, w),  # type: ignore[arg-type]
-        bach_thu_chi=live and is_bach_thu_chi(conc, hand.exposed, w),  # type: ignore[arg-type]
+        bach_thu=bt,
+        bach_thu_chi=btc,
         eaten_chan_5v=any(e.how == "eat" and e.cards == ("5v", "5v") for e in hand.exposed),
         max_chan=max_chan(plus(conc, w) if w else conc, hand.exposed),
     )
