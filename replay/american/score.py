@@ -53,8 +53,7 @@ class AmericanHand:
 
 def _exposure(piece: Piece) -> tuple[str, ...]:
     """§4.3: 3-6 identical naturals and jokers, at least one natural; ``[kong 7m]`` is 7m×4."""
-    found = [c for chunk in piece.chunks for c in codes(chunk, _CODE, _TILES)]
-    tiles = [c for c, _ in found]
+    tiles = [c for chunk in piece.chunks for c, _ in codes(chunk, _CODE, _TILES)]
     if piece.word is not None and piece.word not in SIZES:
         raise NotationError(
             piece.word,
@@ -87,14 +86,16 @@ def parse_hand(text: str, win: str | None = None) -> AmericanHand:
         else:
             concealed += [c for c, _ in codes(piece.chunks[0], _CODE, _TILES)]
     hand = AmericanHand(tuple(concealed), tuple(exposures))
-    if win is not None and hand.size == 13:  # with 14 written it is informational (§5.3)
-        hand = AmericanHand((*hand.concealed, codes_of(win, "--win")), hand.exposures)
+    if win is not None:
+        w = _one_tile(win, "--win")
+        if hand.size == 13:  # with 14 written it is informational (a self-draw, §5.3)
+            hand = AmericanHand((*hand.concealed, w), hand.exposures)
     if hand.size != 14:
         raise NotationError(text, f"14 tiles (§5.3: concealed + exposures), not {hand.size}")
     return hand
 
 
-def codes_of(text: str, where: str) -> str:
+def _one_tile(text: str, where: str) -> str:
     """Exactly one tile code (a flag's value)."""
     found = re.fullmatch(r"[1-9][mps]|[fg][1-4]|FL|[ESWNCFPJ]", text.strip())
     if found is None:

@@ -138,7 +138,7 @@ def parse_hand(text: str, win: str | None, deal: bool) -> ChanHand:
     k = hand.k
     total = sum(k.values())
     if total != 20:
-        what = "the dealer's 20 dealt cards" if deal else "19 cards and the winning card"
+        what = "the dealer's 20 dealt cards" if deal else "20 cards: 19 and the winning card"
         raise NotationError(text, f"{what} (§4.1), not {total}")
     over = [c for c in CARDS if k[c] > 4]
     if over:
@@ -160,7 +160,8 @@ def _declared(text: object, opts: ChanOptions) -> Counter[str]:
     """``chiu_u,bach_thu,tom:2``: ids with counts; an id outside the table is an error."""
     known = table_for(opts)
     out: Counter[str] = Counter()
-    for item in re.split(r"[,\s]+", str(text).strip()):
+    items = text if isinstance(text, list) else re.split(r"[,\s]+", str(text).strip())
+    for item in map(str, items):
         if not item:
             continue
         cid, _, n = item.partition(":")
@@ -296,7 +297,11 @@ def _patterns(s: Score, opts: ChanOptions) -> tuple[PatternLine, ...]:
     for i, (cid, pts) in enumerate(s.parts):
         if cid in table:
             c = table[cid]
-            role = "xuông" if cid == "xuong" else ("điểm, the largest" if i == 0 else "dịch")
+            role = (
+                "nothing else declared"
+                if cid == "xuong"
+                else ("điểm, the largest" if i == 0 else "dịch")
+            )
             section = "chan §7.1" if cid == "xuong" else "chan §7.3"
             out.append(PatternLine(cid, pts, section, f"{c.name}: {role}"))
         else:
@@ -307,6 +312,19 @@ def _patterns(s: Score, opts: ChanOptions) -> tuple[PatternLine, ...]:
 def _best(present: Counter[str], opts: ChanOptions) -> Counter[str]:
     """The declaration worth ``auto_value`` (§7.6): every cước present, hoa/cá or chì+bạch thủ."""
     return max(valid_declarations(present), key=lambda d: score(d, opts).total)
+
+
+def _case_text(case: str, auto: int, opts: ChanOptions, n: int) -> str:
+    """What §9 case ``case`` makes each seat pay, in words (the amounts are the payments)."""
+    return {
+        "A": "each other player pays T to the winner",
+        "B": f"the caught player (--liable) alone pays {n - 1} × T; the others pay 0",
+        "C": "the winner's treo tranh or trái vỉ: the win scores 0, nobody pays",
+        "D": "the win is void: the winner pays the declared total to each payee; a caught "
+        f"player (--liable) also pays the hand's true value {auto} to each payee",
+        "E": f"the win is void: the winner pays {opts.intentional_penalty} to each other player",
+        "F": f"the win is void: the winner pays {opts.penalty_4_11} to each other player",
+    }.get(case, case)
 
 
 def score_chan(ruleset_id: str, request: ScoreRequest) -> ScoreReport:
@@ -367,10 +385,7 @@ def score_chan(ruleset_id: str, request: ScoreRequest) -> ScoreReport:
         caught=() if how.liable is None else (how.liable,),
     )
     st = settle(outcome, n, opts)
-    notes.append(
-        f"§9 case {st.case}"
-        + (": the win scores 0 (treo tranh / trái vỉ)" if st.case == "C" else "")
-    )
+    notes.append(f"§9 case {st.case}: {_case_text(st.case, auto, opts, n)}")
     present_text = ", ".join(f"{c}×{k}" if k > 1 else c for c, k in sorted(present.items()))
     notes.append(f"cước in the hand: {present_text or 'none (xuông)'}")
     return ScoreReport(
