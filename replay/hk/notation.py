@@ -17,7 +17,6 @@ the scorer's business.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -327,24 +326,6 @@ def roles(
             names.append("liable")
         out.append(", ".join(names))
     return tuple(out)
-
-
-def typed_options(options: Mapping[str, object]) -> dict[str, object]:
-    """``--option`` values as a log's ``options`` object would hold them.
-
-    The command passes text; JSON literals (``true``, ``3``, ``[1, 2]``, ``null``) become
-    values and anything else stays a string, which the ruleset's validators then judge.
-    """
-    out: dict[str, object] = {}
-    for key, value in options.items():
-        if isinstance(value, str):
-            try:
-                out[key] = json.loads(value)
-            except ValueError:
-                out[key] = value
-        else:
-            out[key] = value
-    return out
 
 
 def option_error(message: str, options: Mapping[str, object]) -> NotationError:

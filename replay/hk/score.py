@@ -33,7 +33,6 @@ from replay.hk.notation import (
     seat_of,
     set_text,
     split_win,
-    typed_options,
     win_source,
 )
 from replay.hk.options import HKOptions, OptionError, options_for
@@ -49,6 +48,7 @@ from replay.hk.scoring import (
     settle,
 )
 from replay.melds import Meld, MeldKind
+from replay.notation import option_values
 from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from schemas.tiles import MAHJONG, UnknownTile
 
@@ -137,7 +137,7 @@ def section(ruleset: str, pattern: str) -> str:
 
 def hk_options(ruleset: str, options: Mapping[str, object]) -> HKOptions:
     """The preset with ``--option`` values, a bad one reported as a NotationError."""
-    typed = typed_options(options)
+    typed = option_values(options)
     try:
         return options_for(ruleset, typed)
     except OptionError as exc:

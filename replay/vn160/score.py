@@ -32,11 +32,11 @@ from replay.hk.notation import (
     seat_of,
     set_text,
     split_win,
-    typed_options,
     win_source,
 )
 from replay.hk.patterns import WinSource
 from replay.melds import Meld, MeldKind
+from replay.notation import option_values
 from replay.options import OptionError
 from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from replay.vn160.hand import chow_reading, stands_for
@@ -65,7 +65,7 @@ def section(pattern: str) -> str:
 
 
 def vn_options(options: Mapping[str, object]) -> VNOptions:
-    typed = typed_options(options)
+    typed = option_values(options)
     try:
         return options_for(typed)
     except OptionError as exc:
