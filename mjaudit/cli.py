@@ -823,6 +823,7 @@ def stats(
     from dashboards.queries import (
         STATS_TABLES,
         Filters,
+        MixedUnits,
         connect,
         families,
         player_stats,
@@ -857,7 +858,11 @@ def stats(
     # Only the partitions the filters can select are read (ingest.partitions).
     con = connect(data, filters.scope(), tables=STATS_TABLES)
     if fmt is StatsFormat.tsv:
-        sys.stdout.write(summary_tsv(con, filters))
+        try:
+            sys.stdout.write(summary_tsv(con, filters))
+        except MixedUnits as exc:
+            _error(str(exc))
+            raise typer.Exit(EXIT_USAGE) from None
         return
     frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
     pending = con.execute(
@@ -879,12 +884,13 @@ def stats(
     table = Table(title=f"club statistics ({data})", title_justify="left")
     cols = ([by.value] if by is not StatsBy.player else []) + [
         "player",
+        "unit",
         "hands",
         "wins",
         "win %",
         "self-draw %",
         "deal-in %",
-        "avg fan",
+        "avg value",
         "net",
         "net/hand",
         "violations",
@@ -899,6 +905,7 @@ def stats(
         table.add_row(
             *([escape(str(row[by.value]))] if by is not StatsBy.player else []),
             escape(row["player"]),
+            row["unit"],
             str(row["hands"]),
             str(row["wins"]),
             pct(row["win_rate"]),

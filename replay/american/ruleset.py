@@ -25,5 +25,6 @@ RULESETS = (
         score_line,
         uses_cards=True,
         scorer=score,
+        unit="card points",
     ),
 )

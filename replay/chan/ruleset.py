@@ -17,5 +17,13 @@ def score_line(rep: HandReport) -> str:
 
 
 RULESETS = (
-    Ruleset("chan", replay_chan, OPTION_NAMES, chan_position, score_line, scorer=score_chan),
+    Ruleset(
+        "chan",
+        replay_chan,
+        OPTION_NAMES,
+        chan_position,
+        score_line,
+        scorer=score_chan,
+        unit="điểm",
+    ),
 )

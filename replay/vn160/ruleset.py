@@ -18,5 +18,13 @@ def score_line(rep: HandReport) -> str:
 
 
 RULESETS = (
-    Ruleset("vn-160", replay_vn160, OPTION_NAMES, vn160_position, score_line, scorer=score_vn160),
+    Ruleset(
+        "vn-160",
+        replay_vn160,
+        OPTION_NAMES,
+        vn160_position,
+        score_line,
+        scorer=score_vn160,
+        unit="phán",
+    ),
 )
