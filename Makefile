@@ -7,11 +7,21 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: env browser test lint demo bench schema clean
 
+DEMO_STAMP := $(VENV)/.demo-stamp
+
+# The tests and tools: the package with every extra and the test dependencies.
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
+
+# The demo needs the package alone (no test tools, no browser driver, no Dask).
+$(DEMO_STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $(DEMO_STAMP)
 
 env: $(STAMP) browser
 
@@ -32,7 +42,7 @@ lint: env
 test: lint
 	$(BIN)/python -m pytest
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/mjaudit demo
 
 schema: env

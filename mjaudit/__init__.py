@@ -1,8 +1,25 @@
-"""mahjong-audit: ingest, replay and audit mahjong-family game logs."""
+"""mahjong-audit: ingest, replay and audit mahjong-family game logs.
+
+The Python API (see :mod:`mjaudit.api`): :func:`read_log`, :func:`replay_hand`,
+:func:`open`, :func:`ingest`, :func:`replay`.
+"""
 
 from importlib.metadata import PackageNotFoundError, version
+
+from mjaudit.api import Archive, BadRecord, ingest, open, read_log, replay, replay_hand
 
 try:
     __version__ = version("mahjong-audit")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+source"
+
+__all__ = [
+    "Archive",
+    "BadRecord",
+    "__version__",
+    "ingest",
+    "open",
+    "read_log",
+    "replay",
+    "replay_hand",
+]
