@@ -59,6 +59,7 @@ QUERIES = frozenset(
         "load_record",
         "hand_findings",
         "computed_result",
+        "hand_report",
         "chan_player_stats",
         "chan_summary",
         "cuoc_frequency",
@@ -66,7 +67,9 @@ QUERIES = frozenset(
     }
 )
 # Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
-SITTING_QUERIES = frozenset({"hands_of", "load_record", "hand_findings", "computed_result"})
+SITTING_QUERIES = frozenset(
+    {"hands_of", "load_record", "hand_findings", "computed_result", "hand_report"}
+)
 GAME_LABELS = {"mahjong": "mahjong", "chan": "chắn"}
 _CTX = "_mj_ctx"
 _URL = "_mj_url"

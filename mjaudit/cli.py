@@ -902,6 +902,10 @@ from mjaudit.score_cli import score  # noqa: E402
 
 app.command()(score)
 
+from mjaudit.report_cli import report  # noqa: E402
+
+app.command()(report)
+
 
 def run() -> None:
     try:
