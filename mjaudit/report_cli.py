@@ -137,7 +137,7 @@ def report(
         typer.Option(
             "--pdf",
             help="Also print it to FILE.pdf with headless Chromium (/usr/bin/chromium, "
-            "driven by Playwright: pip install 'mahjong-audit[pdf]').",
+            "driven by Playwright: pip install 'mahjong-audit\\[pdf]').",
         ),
     ] = False,
     card: Annotated[
