@@ -343,7 +343,8 @@ def _running_score(hands: Sequence[ReportedHand]) -> str:
     rows = []
     for h in hands:
         rec, rep = h.record, h.report
-        deltas = dict(zip(rec["players"], rep.deltas, strict=True)) if rep.deltas else None
+        settled = rep.deltas is not None and len(rep.deltas) == len(rec["players"])
+        deltas = dict(zip(rec["players"], rep.deltas or (), strict=True)) if settled else None
         rec_deltas = (rec.get("result") or {}).get("deltas")
         if rec_deltas and len(rec_deltas) == len(rec["players"]):
             for p, d in zip(rec["players"], rec_deltas, strict=True):
