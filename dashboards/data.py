@@ -798,6 +798,29 @@ def load_record(
 ) -> dict[str, Any] | None:
     """The canonical ``mjlog/1`` record of one hand, rebuilt from the ingest tables (as
     ``mjaudit show`` does), or None if the archive has no such hand."""
+    records = _records(con, "game_id = ? AND hand_no = ?", [game_id, hand_no])
+    return records[0] if records else None
+
+
+def load_sitting(con: duckdb.DuckDBPyConnection, game_id: str) -> list[dict[str, Any]]:
+    """The records of every hand of one sitting, in hand order (empty: no such sitting)."""
+    return sorted(_records(con, "game_id = ?", [game_id]), key=lambda r: r["hand_no"])
+
+
+def hand_report(
+    con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int | None, root: str
+) -> str | None:
+    """The HTML audit report of one hand (``hand_no`` None: the whole sitting) of the
+    archive at ``root``, as ``mjaudit report`` writes it; None for no such hand."""
+    from dashboards.report import archive_report
+
+    return archive_report(load_sitting(con, game_id), root, hand_no)
+
+
+def _records(
+    con: duckdb.DuckDBPyConnection, where: str, params: list[object]
+) -> list[dict[str, Any]]:
+    """The records of the hands ``where`` selects, rebuilt from the ingest tables."""
     tables: dict[str, pa.Table] = {}
     for name, schema in INGEST_TABLES.items():
         if name == "quarantine":
@@ -806,8 +829,8 @@ def load_record(
         have = {r[0] for r in con.execute(f'DESCRIBE raw."{name}"').fetchall()}
         cols = ", ".join(f'"{c}"' for c in schema.names if c in have)
         table = con.sql(
-            f'SELECT {cols} FROM raw."{name}" WHERE game_id = ? AND hand_no = ?',
-            params=[game_id, hand_no],
+            f'SELECT {cols} FROM raw."{name}" WHERE {where}',
+            params=params,
         ).to_arrow_table()
         tables[name] = pa.table(
             {
@@ -815,8 +838,7 @@ def load_record(
                 for f in schema
             }
         ).cast(schema)
-    records = list(records_from_tables(tables))
-    return records[0] if records else None
+    return list(records_from_tables(tables))
 
 
 def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) -> pl.DataFrame:

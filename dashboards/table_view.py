@@ -14,10 +14,10 @@ from typing import Any
 
 import polars as pl
 
-from dashboards.faces import face_html, is_cards
+from dashboards.faces import face_html, face_svg, is_cards
 from dashboards.ledger import LedgerSeat, LedgerView
 from dashboards.ledger import describe as describe_any
-from dashboards.tiles_svg import tile_img
+from dashboards.tiles_svg import tile_img, tile_svg
 from replay import engine
 from replay.engine import REGISTRY, replay_hand, supported
 from replay.findings import Finding, HandReport
@@ -199,7 +199,10 @@ def _row(label: str, body: str) -> str:
     )
 
 
-def _seat_html(s: SeatView, names: list[str], flagged: set[int], area: str) -> str:
+def _seat_html(
+    s: SeatView, names: list[str], flagged: set[int], area: str, svg: bool = False
+) -> str:
+    draw = tile_svg if svg else tile_img
     border = "3px solid #c92a2a" if s.seat in flagged else "3px solid transparent"
     marks = " · dealer" if s.dealer else ""
     dead = (
@@ -215,18 +218,16 @@ def _seat_html(s: SeatView, names: list[str], flagged: set[int], area: str) -> s
     if s.concealed is None:
         hand = '<span style="color:#666">not in the log</span>'
     else:
-        hand = "".join(tile_img(c, 34) for c in s.concealed)
+        hand = "".join(draw(c, 34) for c in s.concealed)
     if s.drawn is not None:
-        hand += '<span style="display:inline-block;width:10px"></span>' + tile_img(
-            s.drawn, 34, "new"
-        )
+        hand += '<span style="display:inline-block;width:10px"></span>' + draw(s.drawn, 34, "new")
     melds = []
     for m in s.melds:
         state = "new" if m.new else ""
         src = f" from {names[m.from_seat]}" if m.from_seat is not None else ""
         title = escape(f"{_MELD_TITLE.get(m.kind, m.kind)}{src}", quote=True)
         tiles = "".join(
-            tile_img(c, 28, "back" if m.kind == "concealed_kong" and i in (0, 3) else state)
+            draw(c, 28, "back" if m.kind == "concealed_kong" and i in (0, 3) else state)
             for i, c in enumerate(m.tiles)
         )
         melds.append(
@@ -234,11 +235,11 @@ def _seat_html(s: SeatView, names: list[str], flagged: set[int], area: str) -> s
             f'margin-right:8px">{tiles}</span>'
         )
     flowers = "".join(
-        tile_img(c, 24, "new" if s.new_flower and i == len(s.flowers) - 1 else "")
+        draw(c, 24, "new" if s.new_flower and i == len(s.flowers) - 1 else "")
         for i, c in enumerate(s.flowers)
     )
     discards = "".join(
-        tile_img(
+        draw(
             c,
             26,
             "new" if s.new_discard and i == len(s.discards) - 1 else ("claimed" if claimed else ""),
@@ -257,15 +258,17 @@ def _seat_html(s: SeatView, names: list[str], flagged: set[int], area: str) -> s
     )
 
 
-def table_html(view: TableView, flagged_now: set[int] | None = None) -> str:
+def table_html(view: TableView, flagged_now: set[int] | None = None, svg: bool = False) -> str:
     """The table as one HTML block: seat 0 at the bottom, turn order counter-clockwise
     (seat 1 right, 2 across, 3 left; in a two-player game seat 1 across). ``flagged_now``:
-    seats with a finding at this event, outlined in red."""
+    seats with a finding at this event, outlined in red. ``svg``: tiles as inline
+    ``<svg>`` (a standalone page, printed as vectors) instead of the ``<img>`` that
+    ``st.html`` keeps."""
     flagged = flagged_now or set()
     names = [s.player for s in view.seats]
     areas = ["bottom", "top"] if len(view.seats) == 2 else ["bottom", "right", "top", "left"]
     seats = "".join(
-        _seat_html(s, names, flagged, areas[s.seat]) for s in view.seats if s.seat < len(areas)
+        _seat_html(s, names, flagged, areas[s.seat], svg) for s in view.seats if s.seat < len(areas)
     )
     centre = (
         f'<div style="grid-area:centre;align-self:center;text-align:center;color:#fff;'
@@ -302,8 +305,14 @@ _EXPOSURE_TITLE = {
 
 
 def _ledger_seat_html(
-    s: LedgerSeat, view: LedgerView, names: list[str], flagged: set[int], area: str
+    s: LedgerSeat,
+    view: LedgerView,
+    names: list[str],
+    flagged: set[int],
+    area: str,
+    svg: bool = False,
 ) -> str:
+    draw = face_svg if svg else face_html
     ruleset = view.ruleset
     cards = is_cards(ruleset)
     border = "3px solid #c92a2a" if s.seat in flagged else "3px solid transparent"
@@ -315,9 +324,9 @@ def _ledger_seat_html(
     if s.concealed is None:
         hand = '<span style="color:#666">not in the log</span>'
     else:
-        hand = "".join(face_html(ruleset, c, 30) for c in s.concealed) or "–"
+        hand = "".join(draw(ruleset, c, 30) for c in s.concealed) or "–"
     if s.drawn is not None:
-        hand += '<span style="display:inline-block;width:10px"></span>' + face_html(
+        hand += '<span style="display:inline-block;width:10px"></span>' + draw(
             ruleset, s.drawn, 30, "new"
         )
     exposures = []
@@ -325,7 +334,7 @@ def _ledger_seat_html(
         src = f" from {names[e.from_seat]}" if e.from_seat is not None else ""
         title = escape(f"{_EXPOSURE_TITLE.get(e.kind, _MELD_TITLE.get(e.kind, e.kind))}{src}")
         faces = "".join(
-            face_html(
+            draw(
                 ruleset,
                 c,
                 26,
@@ -338,7 +347,7 @@ def _ledger_seat_html(
             f'margin-right:8px">{faces}</span>'
         )
     pile = "".join(
-        face_html(
+        draw(
             ruleset,
             c,
             24,
@@ -351,7 +360,7 @@ def _ledger_seat_html(
         f'<div data-part="melds">{_row("trên chiếu" if cards else "exposed", "".join(exposures) or "–")}</div>',
     ]
     if not cards:
-        flowers = "".join(face_html(ruleset, c, 22) for c in s.flowers)
+        flowers = "".join(draw(ruleset, c, 22) for c in s.flowers)
         rows.append(f'<div data-part="flowers">{_row("flowers", flowers or "–")}</div>')
     rows.append(
         f'<div data-part="discards">{_row("cửa" if cards else "discards", pile or "–")}</div>'
@@ -362,15 +371,18 @@ def _ledger_seat_html(
     )
 
 
-def ledger_html(view: LedgerView, flagged_now: set[int] | None = None) -> str:
+def ledger_html(view: LedgerView, flagged_now: set[int] | None = None, svg: bool = False) -> str:
     """Any ruleset's table as the log describes it (see :mod:`dashboards.ledger`): four
-    seats around the centre as in :func:`table_html`, other counts stacked."""
+    seats around the centre as in :func:`table_html`, other counts stacked (``svg`` as
+    there)."""
     flagged = flagged_now or set()
     names = [s.player for s in view.seats]
     cards = is_cards(view.ruleset)
     four = len(view.seats) == 4
     areas = ["bottom", "right", "top", "left"] if four else [f"s{i}" for i in range(len(names))]
-    seats = "".join(_ledger_seat_html(s, view, names, flagged, areas[s.seat]) for s in view.seats)
+    seats = "".join(
+        _ledger_seat_html(s, view, names, flagged, areas[s.seat], svg) for s in view.seats
+    )
     what = "cards in the nọc" if cards else "tiles in the wall"
     count = "?" if view.undrawn is None else str(view.undrawn)
     centre = (

@@ -59,6 +59,7 @@ QUERIES = frozenset(
         "load_record",
         "hand_findings",
         "computed_result",
+        "hand_report",
         "chan_player_stats",
         "chan_summary",
         "cuoc_frequency",
@@ -66,7 +67,9 @@ QUERIES = frozenset(
     }
 )
 # Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
-SITTING_QUERIES = frozenset({"hands_of", "load_record", "hand_findings", "computed_result"})
+SITTING_QUERIES = frozenset(
+    {"hands_of", "load_record", "hand_findings", "computed_result", "hand_report"}
+)
 GAME_LABELS = {"mahjong": "mahjong", "chan": "chắn"}
 _CTX = "_mj_ctx"
 _URL = "_mj_url"
@@ -488,3 +491,22 @@ def bars(
         st.altair_chart(chart.properties(height=alt.Step(per)), width="stretch")
     else:
         st.altair_chart(chart.properties(height=height), width="stretch")
+
+
+def report_button(ctx: Context, game_id: str, hand_no: int, key: str) -> None:
+    """ "Download report": the hand's self-contained HTML report, the file ``mjaudit
+    report GAME_ID HAND_NO`` writes (:mod:`dashboards.report`); built once per hand and
+    archive version (cached like every query)."""
+    html = ctx.q("hand_report", game_id, hand_no, str(ctx.root))
+    if html is None:
+        return
+    st.download_button(
+        "Download report",
+        html,
+        file_name=f"{game_id}-hand-{hand_no}.html",
+        mime="text/html",
+        icon=":material/download:",
+        key=key,
+        on_click="ignore",
+        help="One HTML file to share: the findings, the table at each, the settlement.",
+    )

@@ -1093,6 +1093,10 @@ from mjaudit.score_cli import score  # noqa: E402
 
 app.command()(score)
 
+from mjaudit.report_cli import report  # noqa: E402
+
+app.command()(report)
+
 from mjaudit.helptext import reflow_app  # noqa: E402
 
 reflow_app(app)  # last: every command is registered by now

@@ -24,23 +24,9 @@ def report_text(rep: HandReport) -> str:
         who = f" {names[f.seat]}" if f.seat is not None else ""
         code = f.code + (f" ({f.reason})" if f.reason else "")
         lines.append(f"  [{CLASS_LABEL[f.cls]}] {where}{who}: {code}: {f.message}")
+    lines += ["  " + line for line in outcome_lines(rep)]
     if rep.corrupt:
-        lines.append("  result: not settled (the log is corrupt)")
         return "\n".join(lines)
-    if rep.winners:
-        how = (
-            "self-drawn"
-            if rep.self_drawn
-            else f"on {names[rep.discarder]}'s discard"
-            if rep.discarder is not None
-            else ""
-        )
-        lines.append(f"  winner: {', '.join(names[w] for w in rep.winners)} {how}".rstrip())
-        lines.append(_score_line(rep))
-    else:
-        lines.append(f"  outcome: {rep.ended_by.replace('_', ' ')}")
-    if rep.liable is not None:
-        lines.append(f"  liable: {names[rep.liable]}")
     if rep.deltas is not None:
         pay = ", ".join(f"{names[s]} {_signed(d)}" for s, d in enumerate(rep.deltas))
         lines.append(f"  payments: {pay}")
@@ -49,6 +35,31 @@ def report_text(rep: HandReport) -> str:
     elif rep.matches_recorded is False:
         lines.append("  recorded result: DIFFERS (see the findings above)")
     return "\n".join(lines)
+
+
+def outcome_lines(rep: HandReport) -> list[str]:
+    """What the replay computed, in the ruleset's own terms: the winner and how, the
+    score line, the liable player (or the outcome, or why nothing was settled). Shared
+    by ``mjaudit check`` and the HTML report."""
+    names = rep.players
+    if rep.corrupt:
+        return ["result: not settled (the log is corrupt)"]
+    lines = []
+    if rep.winners:
+        how = (
+            "self-drawn"
+            if rep.self_drawn
+            else f"on {names[rep.discarder]}'s discard"
+            if rep.discarder is not None
+            else ""
+        )
+        lines.append(f"winner: {', '.join(names[w] for w in rep.winners)} {how}".rstrip())
+        lines.append(_score_line(rep).strip())
+    else:
+        lines.append(f"outcome: {rep.ended_by.replace('_', ' ')}")
+    if rep.liable is not None:
+        lines.append(f"liable: {names[rep.liable]}")
+    return lines
 
 
 def _score_line(rep: HandReport) -> str:

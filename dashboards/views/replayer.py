@@ -114,6 +114,7 @@ n = len(events)
 ruleset = record["ruleset"]
 cards = is_cards(ruleset)
 ui.share(game=game, hand=hand_no)
+ui.report_button(ctx, game, hand_no, key="r_report")
 if n == 0:
     st.info("This hand has no events to step through (a results-only hand).")
 

@@ -116,3 +116,13 @@ st.dataframe(
         "message": st.column_config.TextColumn("Message", width="large"),
     },
 )
+
+shown = rows.select("game_id", "hand_no").unique(maintain_order=True).rows()
+pick = st.selectbox(
+    "Report of a hand with these findings",
+    shown,
+    format_func=lambda gh: f"{gh[0]} · hand {gh[1]}",
+    key="v_report_hand",
+)
+if pick is not None:
+    ui.report_button(ctx, pick[0], pick[1], key="v_report")

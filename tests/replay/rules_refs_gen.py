@@ -1,0 +1,134 @@
+"""Build the checklist references of ``replay/<folder>/checklist.py`` from the rules files.
+
+The rules files (numbered sections, one legality checklist table each) are the source of
+truth but do not ship, so each ruleset folder keeps a copy of what a report needs: for
+every code its engine raises, the checklist rows that define it (``§8 #35``) or, for a
+code the checklist only mentions, the section that defines it. ``test_rules_refs.py``
+checks the copies against the rules files when they are present;
+``python -m tests.replay.rules_refs_gen RULES_DIR`` rewrites them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT.parent / "shared" / "rules"  # beside the clone, where it is laid out
+# preset id -> (rules file, engine folder); presets sharing a file share its table
+SOURCES = {
+    "hk-classic": ("hk-classic.md", "hk"),
+    "hk-mahjongo": ("hk-mahjongo.md", "hk"),
+    "hk-mahjongo-2p": ("hk-mahjongo.md", "hk"),
+    "vn-160": ("vn-160.md", "vn160"),
+    "american": ("american.md", "american"),
+    "chan": ("chan.md", "chan"),
+}
+# finding classes and the engine's own failure: never a rule of the checklist
+NOT_CODES = {"CORRUPT_LOG", "PLAYER_VIOLATION", "SCORE_MISMATCH", "INFO", "ENGINE_ERROR"}
+_CODE = re.compile(r"`([A-Z][A-Z0-9_]{2,})`")
+_HEADING = re.compile(r"^#{2,4}\s+(\d+(?:\.\d+)*)\.?\s")
+_SHARED = ("findings.py", "recorded.py", "rotation.py", "turns.py", "options.py")
+
+
+def engine_codes(folder: str) -> set[str]:
+    """Every UPPER_SNAKE string literal of the folder's engine and the shared pieces."""
+    files = [*(ROOT / "replay" / folder).glob("*.py"), *(ROOT / "replay" / n for n in _SHARED)]
+    found: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", value):
+                found.add(value)
+    return found - NOT_CODES
+
+
+def parse(text: str) -> tuple[str, dict[str, list[int]], dict[str, str]]:
+    """(checklist section, code -> its rows, code -> the first section naming it)."""
+    section = checklist = ""
+    header: list[str] | None = None
+    rows: dict[str, list[int]] = {}
+    first: dict[str, str] = {}
+    for line in text.splitlines():
+        m = _HEADING.match(line)
+        if m:
+            section, header = m.group(1), None
+            if "checklist" in line.lower():
+                checklist = section
+            continue
+        if checklist and section == checklist and line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if cells[0] == "#":
+                header = cells
+                continue
+            if header is not None and cells[0].isdigit() and "Code" in header:
+                at = header.index("Code")
+                named = _CODE.findall(cells[at]) + _CODE.findall(" ".join(cells[:at]))
+                for code in dict.fromkeys(named):
+                    rows.setdefault(code, []).append(int(cells[0]))
+                continue
+        if section:
+            for code in _CODE.findall(line):
+                first.setdefault(code, section)
+    return checklist, rows, first
+
+
+def table(rules: Path, preset: str) -> dict[str, str]:
+    """code -> reference, e.g. ``hk-classic §8 #35, #36`` or ``chan §10.4``."""
+    name, folder = SOURCES[preset]
+    checklist, rows, first = parse((rules / name).read_text())
+    doc = name.removesuffix(".md")
+    out: dict[str, str] = {}
+    for code in sorted(engine_codes(folder)):
+        if code in rows:
+            out[code] = f"{doc} §{checklist} " + ", ".join(f"#{n}" for n in sorted(set(rows[code])))
+        elif code in first:
+            out[code] = f"{doc} §{first[code]}"
+    return out
+
+
+def checklist_section(rules: Path, preset: str) -> str:
+    name = SOURCES[preset][0]
+    return f"{name.removesuffix('.md')} §{parse((rules / name).read_text())[0]}"
+
+
+def module_text(rules: Path, folder: str) -> str:
+    """The source of ``replay/<folder>/checklist.py``."""
+    presets = [p for p, (_, f) in SOURCES.items() if f == folder]
+    docs = sorted({SOURCES[p][0] for p in presets})
+    names: dict[str, str] = {}  # rules file -> constant name
+    body: list[str] = []
+    for doc in docs:
+        const = doc.removesuffix(".md").upper().replace("-", "_")
+        names[doc] = const
+        preset = next(p for p in presets if SOURCES[p][0] == doc)
+        body.append(f"{const}_SECTION = {checklist_section(rules, preset)!r}")
+        body.append(f"{const}: dict[str, str] = {{")
+        body += [f"    {k!r}: {v!r}," for k, v in table(rules, preset).items()]
+        body.append("}")
+        body.append("")
+    body.append("CHECKLISTS: dict[str, tuple[str, dict[str, str]]] = {")
+    for p in presets:
+        const = names[SOURCES[p][0]]
+        body.append(f"    {p!r}: ({const}_SECTION, {const}),")
+    body.append("}")
+    files = ", ".join(f"rules/{d}" for d in docs)
+    return (
+        f'"""Where each finding code of this engine is defined in the rules ({files}).\n\n'
+        "A report cites it beside each finding: the rows of the legality checklist that\n"
+        "define the code (or a FALSE_WIN reason), else the section that names it. Generated\n"
+        "by ``python -m tests.replay.rules_refs_gen RULES_DIR``; do not edit by hand.\n"
+        '"""\n\nfrom __future__ import annotations\n\n' + "\n".join(body) + "\n"
+    )
+
+
+def main() -> None:
+    rules = Path(sys.argv[1]) if len(sys.argv) > 1 else RULES
+    for folder in dict.fromkeys(f for _, f in SOURCES.values()):
+        (ROOT / "replay" / folder / "checklist.py").write_text(module_text(rules, folder))
+
+
+if __name__ == "__main__":
+    main()
