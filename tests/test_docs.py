@@ -39,6 +39,17 @@ from replay.hk.patterns import FAN_TABLES
 from replay.vn160 import options as vn_options
 from replay.vn160.patterns import ORDER as VN_PATTERNS
 from replay.vn160.patterns import REPLACES as VN_REPLACES
+from replay.vn160.patterns import (
+    Reading,
+    VNWin,
+    WinSource,
+    hand_patterns,
+    reading_patterns,
+)
+from replay.vn160.patterns import Structure as VNStructure
+from replay.vn160.scoring import evaluate as vn_evaluate
+from replay.vn160.scoring import fixed_score
+from replay.vn160.tiles import INDEX as VN_INDEX
 from schemas.mjlog import EVENT_TYPES
 from schemas.records import ErrorCode, parse_record
 
@@ -197,12 +208,114 @@ def test_hk_fan_tables_equal_the_registry() -> None:
     assert listed_drops == engine_drops
 
 
+def _vn_counts(*kinds: int) -> tuple[int, ...]:
+    counts = [0] * 34
+    for k in kinds:
+        counts[k] += 1
+    return tuple(counts)
+
+
+def _vn_reading(
+    structure: VNStructure = VNStructure.STANDARD,
+    counts: tuple[int, ...] = _vn_counts(0, 9, 18),  # characters, dots and bamboo
+    pair: int = 4,
+    chows: tuple[int, ...] = (),
+    pungs: tuple[int, ...] = (),
+) -> Reading:
+    return Reading(structure, counts, pair, chows, pungs)
+
+
+def _vn_win(source: WinSource = WinSource.DISCARD, **fields: Any) -> VNWin:
+    return VNWin(concealed=(), win_tile=0, source=source, **fields)
+
+
+def _vn_tiles(text: str) -> tuple[int, ...]:
+    return tuple(VN_INDEX[t] for t in text.split())
+
+
+_DISCARD, _SELF = _vn_win(), _vn_win(WinSource.SELF_DRAW)
+_O = vn_options.VN160_DEFAULTS
+_FLOWERS = tuple((VN_INDEX[f], True) for f in ("f1", "f2", "f3", "f4"))
+# One win per pattern, given to the engine's own pattern functions: (no_khung) -> hits.
+VN_PROBES: dict[str, Callable[[bool], list[tuple[str, int]]]] = {
+    "u_muoi": lambda nk: list(
+        vn_evaluate(  # 111m 234p 567s 99s EE(khung): a pung of E read through BT, nothing else
+            VNWin(
+                _vn_tiles("1m 1m 1m 2p 3p 4p 5s 6s 7s 9s 9s E BT"), VN_INDEX["E"], WinSource.DISCARD
+            ),
+            _O,
+        ).patterns  # type: ignore[union-attr]
+    ),
+    "u_phinh": lambda nk: reading_patterns(_vn_reading(chows=(0, 9, 18, 3)), _DISCARD, _O, nk),
+    "tui_tui": lambda nk: reading_patterns(_vn_reading(pungs=(0, 9, 18, 1)), _DISCARD, _O, nk),
+    "khan_khan": lambda nk: reading_patterns(_vn_reading(pungs=(0, 9, 18, 1)), _SELF, _O, nk),
+    "toan_hang": lambda nk: reading_patterns(
+        _vn_reading(counts=_vn_counts(0, 4), chows=(0, 3, 0, 3)), _DISCARD, _O, nk
+    ),
+    "toan_chu": lambda nk: reading_patterns(
+        _vn_reading(counts=_vn_counts(27, 31), pungs=(27, 28, 31, 32), pair=29), _DISCARD, _O, nk
+    ),
+    "thap_tam_thai_bao": lambda nk: reading_patterns(
+        _vn_reading(VNStructure.THIRTEEN_ORPHANS), _DISCARD, _O, nk
+    ),
+    "dai_tam_nguyen": lambda nk: reading_patterns(
+        _vn_reading(pungs=(31, 32, 33, 0)), _DISCARD, _O, nk
+    ),
+    "tieu_tam_nguyen": lambda nk: reading_patterns(
+        _vn_reading(pungs=(31, 32, 0, 9), pair=33), _DISCARD, _O, nk
+    ),
+    "dai_tu_hi": lambda nk: reading_patterns(_vn_reading(pungs=(27, 28, 29, 30)), _DISCARD, _O, nk),
+    "tieu_tu_hi": lambda nk: reading_patterns(
+        _vn_reading(pungs=(27, 28, 29, 0), pair=30), _DISCARD, _O, nk
+    ),
+    "u_pe_pe": lambda nk: reading_patterns(
+        _vn_reading(VNStructure.SEVEN_PAIRS, pair=-1), _DISCARD, _O, nk
+    ),
+    "bat_cau_nhan": lambda nk: hand_patterns(_SELF, _O, False),
+    "u_xuyen": lambda nk: hand_patterns(_SELF, _O, True),
+    "thien_u": lambda nk: hand_patterns(_vn_win(WinSource.SELF_DRAW, heavenly=True), _O, False),
+    "dia_u": lambda nk: hand_patterns(_vn_win(earthly=True), _O, False),
+    "khong_hoa_khong_la": lambda nk: hand_patterns(_DISCARD, _O, False),
+    "seat_flower": lambda nk: hand_patterns(_vn_win(declared=_FLOWERS[:1]), _O, False),
+    "flower_set": lambda nk: hand_patterns(_vn_win(declared=_FLOWERS), _O, False),
+    "khung_declared": lambda nk: hand_patterns(
+        _vn_win(declared=((VN_INDEX["BP"], False),)), _O, False
+    ),
+    "tong_hop_dau": lambda nk: hand_patterns(
+        _vn_win(declared=((VN_INDEX["BT"], True), (VN_INDEX["RU"], True))), _O, False
+    ),
+    "bonus_deal_in": lambda nk: hand_patterns(
+        VNWin((), VN_INDEX["f2"], WinSource.DISCARD), _O, False
+    ),
+    "three_blue_khung": lambda nk: list(fixed_score("three_blue_khung", _O).patterns),
+    "three_red_khung": lambda nk: list(fixed_score("three_red_khung", _O).patterns),
+}
+
+
+def _vn_value(pattern: str, no_khung: bool) -> int:
+    (value,) = [v for p, v in VN_PROBES[pattern](no_khung) if p == pattern]
+    return value
+
+
 def test_vn160_patterns_equal_the_engine() -> None:
     (table,) = tables_starting(page("rules/vn-160.md"), "pattern")
     assert [plain(r[0]) for r in table.rows] == list(VN_PATTERNS)
+    assert set(VN_PROBES) == set(VN_PATTERNS)  # every pattern is valued by the engine below
     i = table.column("replaces")
     listed = {plain(r[0]): code_ids(r[i]) for r in table.rows if code_ids(r[i])}
     assert listed == {k: set(v) for k, v in VN_REPLACES.items()}
+    phan, no_khung = table.column("phán"), table.column("no khung")
+    for row in table.rows:
+        pattern, value = plain(row[0]), plain(row[phan])
+        with_khung = _vn_value(pattern, False)
+        if value.isdigit():
+            assert with_khung == int(value), pattern
+        else:  # an option holds the value
+            assert value in vn_options.OPTION_NAMES, pattern
+            default = getattr(_O, value)
+            assert not isinstance(default, int) or with_khung == default, pattern
+        expected = int(row[no_khung]) if row[no_khung] else with_khung
+        assert _vn_value(pattern, True) == expected, pattern
 
 
 def test_chan_cuoc_table_equals_the_engine() -> None:
