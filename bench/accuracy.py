@@ -24,6 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import add_smoke, print_peak_memory
+
 SHARES = (("hk-classic", 0.4), ("hk-mahjongo", 0.4), ("hk-mahjongo-2p", 0.2))
 CHUNK = 2500  # hands per task
 
@@ -115,7 +117,10 @@ def main() -> None:
     ap.add_argument("--violations", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    add_smoke(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.hands, args.workers = 150, 1
     tasks = _tasks(args.hands, args.seed, args.violations)
     start = time.perf_counter()
     if args.workers > 1:
@@ -125,8 +130,8 @@ def main() -> None:
         results = [run_chunk(t) for t in tasks]
     wall = time.perf_counter() - start
     total = sum(r.hands for r in results)
-    sim_s = sum(r.sim_seconds for r in results)
-    rep_s = sum(r.replay_seconds for r in results)
+    sim_s = max(sum(r.sim_seconds for r in results), 1e-9)
+    rep_s = max(sum(r.replay_seconds for r in results), 1e-9)
     labels = sum(r.labels for r in results)
     found = sum(r.found for r in results)
     flagged_p = sum(r.planted_flagged for r in results)
@@ -175,6 +180,7 @@ def main() -> None:
             print("MISSED", m)
         for a in r.false_alarms:
             print("FALSE ALARM", a)
+    print_peak_memory()
 
 
 if __name__ == "__main__":

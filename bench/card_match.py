@@ -9,6 +9,7 @@ groups of 3-6 and, for half of them, one tile changed (so most do not match), ea
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import random
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import add_smoke, print_peak_memory
 from replay.american.card import Card, sample_card
 from replay.american.matcher import ExposureShape, best_match, compile_card
 from replay.american.tiles import JOKER_KIND, N_KINDS
@@ -61,16 +63,22 @@ def run(card: Card, n: int, rng: random.Random) -> None:
     rows = sum(len(h.bindings) for h in card.hands)
     print(
         f"{card.card_id:28s} {len(card.hands):3d} hands {rows:5d} bindings: "
-        f"{elapsed / n * 1e6:7.1f} µs per whole-card match ({hits}/{n} matched)"
+        f"{elapsed / n * 1e6:7.1f} µs per whole-card match, {n / elapsed:,.0f} matches/s "
+        f"({hits}/{n} matched)"
     )
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n_hands", type=int, nargs="?", default=20_000)
+    add_smoke(ap)
+    args = ap.parse_args()
+    n = 50 if args.smoke else args.n_hands
     rng = random.Random(2031)
     base = sample_card()
     run(base, n, rng)
     run(big_card(base), n, rng)
+    print_peak_memory()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
 from bench.synthlog import hand as synth_hand  # noqa: E402
 from dashboards.table_view import table_view  # noqa: E402
 from ingest.store import DataDir, Part  # noqa: E402
@@ -208,6 +209,7 @@ def _chunk(
     n_pat = rng.integers(1, 4, n)
     fan = np.zeros(n, dtype=np.int64)
     raw_fan = np.zeros(n, dtype=np.int64)
+    is_limit = np.zeros(n, dtype=bool)
     pat_rows: list[tuple[np.ndarray, list[str], np.ndarray]] = []
     for r, name in enumerate(rule_names):
         pats, weights, cap, min_fan = RULESETS[name]
@@ -219,6 +221,7 @@ def _chunk(
         raw = np.maximum((values * used).sum(axis=1), min_fan)
         raw_fan = np.where(mask, raw, raw_fan)
         fan = np.where(mask, np.minimum(raw, cap), fan)
+        is_limit = np.where(mask, raw >= cap, is_limit)
         for k in range(3):
             sel = mask & used[:, k]
             # a pattern picked twice in one hand counts once
@@ -316,6 +319,7 @@ def _chunk(
             "discarder": pa.array(discarder, mask=discarder < 0),
             "fan": pa.array(fan, mask=~win),
             "raw_fan": pa.array(raw_fan, mask=~win),
+            "is_limit": pa.array(is_limit, mask=~win),
             "liable": pa.array(liable, mask=liable < 0),
             "matches_recorded": pa.array(~mism),
             "n_findings": pa.array(n_find),
@@ -487,13 +491,19 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
     ap.add_argument("--rebuild", action="store_true", help="write the archive again")
+    add_smoke(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.hands, args.workdir, args.rebuild = 2000, smoke_workdir("dashboard"), True
     root = args.workdir / f"dashboard-{args.hands}"
     if args.rebuild or not (root / "_manifest.json").exists():
         print(f"writing an archive of {args.hands:,} hands into {root}")
         secs = write_archive(root, args.hands)
         size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
-        print(f"written in {secs:.1f} s ({size / 1e6:,.0f} MB of Parquet)")
+        print(
+            f"written in {secs:.1f} s ({args.hands / secs:,.0f} hands/s, "
+            f"{size / 1e6 / secs:,.1f} MB/s, {size / 1e6:,.0f} MB of Parquet)"
+        )
     t0 = time.perf_counter()
     timings = measure(root)
     print(f"\n{'page':<24} {'query':<20} {'seconds':>8}")
@@ -510,6 +520,7 @@ def main() -> None:
     for page, secs in measure_pages(root):
         flag = "" if page.startswith("(") or secs < 2 else "  OVER 2 s"
         print(f"{page:<40} {secs:>8.3f}{flag}")
+    print_peak_memory()
 
 
 if __name__ == "__main__":

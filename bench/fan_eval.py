@@ -8,6 +8,7 @@ figure is ``evaluate`` alone. Timings are printed, never asserted.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import add_smoke, print_peak_memory
 from replay.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
@@ -85,12 +87,19 @@ def bench(name: str, hands: list[WinContext], opts: object, rounds: int = 5) -> 
             evaluate(ctx, opts)  # type: ignore[arg-type]
         best = min(best, time.perf_counter() - t0)
     us = best / len(hands) * 1e6
-    print(f"{name:28s} {us:6.2f} µs per evaluation ({len(hands)} hands, best of {rounds})")
+    print(
+        f"{name:28s} {us:6.2f} µs per evaluation, {1e6 / us:,.0f} evaluations/s "
+        f"({len(hands)} hands, best of {rounds})"
+    )
     return us
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("n_hands", type=int, nargs="?", default=5000)
+    add_smoke(ap)
+    args = ap.parse_args()
+    n = 50 if args.smoke else args.n_hands
     rng = random.Random(20240601)
     hands = [random_win(rng) for _ in range(n)]
     assert all(evaluate(h, HK_CLASSIC) is not None for h in hands)
@@ -101,6 +110,7 @@ def main() -> None:
     for i in range(n):
         settle(i % 11, i % 4, WinSource.DISCARD, HK_CLASSIC, discarder=(i + 1) % 4)
     print(f"{'settle (hk-classic)':28s} {(time.perf_counter() - t0) / n * 1e6:6.2f} µs per call")
+    print_peak_memory()
 
 
 if __name__ == "__main__":

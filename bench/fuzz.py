@@ -33,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import add_smoke, print_peak_memory
+
 OUT = Path(__file__).resolve().parent / "out"
 
 
@@ -51,10 +53,10 @@ class Stats:
             OUT.mkdir(exist_ok=True)
             (OUT / f"fuzz-crash-{self.crashes:04d}.bin").write_bytes(data)
 
-    def report(self) -> None:
-        print(
-            f"inputs: {sum(self.inputs.values())} ({', '.join(f'{k} {v}' for k, v in sorted(self.inputs.items()))})"
-        )
+    def report(self, seconds: float) -> None:
+        total = sum(self.inputs.values())
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.inputs.items()))
+        print(f"inputs: {total} ({kinds}); {total / max(seconds, 1e-9):,.1f} inputs/s")
         print("quarantine codes seen:")
         for code, n in sorted(self.codes.items()):
             print(f"  {code:<28} {n}")
@@ -229,7 +231,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--no-atheris", action="store_true", help="hypothesis only")
     parser.add_argument("--atheris-only", action="store_true", help=argparse.SUPPRESS)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.no_atheris = 3, True
     if args.atheris_only:
         return run_atheris(args.seconds)
     os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp())
@@ -252,8 +257,10 @@ def main() -> int:
     )
     sys.stdout.flush()
     run_hypothesis(hyp_seconds, stats)
-    print(f"hypothesis done in {time.monotonic() - started:.0f} s")
-    stats.report()
+    spent = time.monotonic() - started
+    print(f"hypothesis done in {spent:.0f} s")
+    stats.report(spent)
+    print_peak_memory()
     failed = stats.crashes > 0
     if have_atheris:
         print(f"atheris for {args.seconds - hyp_seconds:.0f} s")

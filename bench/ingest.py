@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
 from bench.synthlog import write_jsonl  # noqa: E402
 
 BYTES_PER_HAND = 7700  # measured average of synthlog records
@@ -51,7 +52,10 @@ def main() -> None:
     ap.add_argument("--mb", type=int, default=200)
     ap.add_argument("--small-mb", type=int, default=50)
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
+    add_smoke(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.mb, args.small_mb, args.workdir = 1, 1, smoke_workdir("ingest")
     args.workdir.mkdir(parents=True, exist_ok=True)
     print(
         f"{'file':>10} {'hands':>8} {'wall s':>7} {'CPU s':>7} {'MB/s':>7} {'MB/s CPU':>9} "
@@ -72,9 +76,14 @@ def main() -> None:
             f"{hands / elapsed:>8.0f} {peak_kib / 1024:>7.0f}MB"
         )
     print(
+        f"largest file: {size / 1e6 / elapsed:,.1f} MB/s, {hands / elapsed:,.0f} hands/s "
+        "(wall time)"
+    )
+    print(
         "(one process; times include interpreter start-up and the final commit; CPU time "
         "counts every thread of the child, so MB/s CPU is per core)"
     )
+    print_peak_memory()
 
 
 if __name__ == "__main__":

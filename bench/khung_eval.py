@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import add_smoke, print_peak_memory
 from bench.fan_eval import random_win
 from replay.hk.patterns import WinSource
 from replay.vn160.khung import is_winning, khung_domain
@@ -84,7 +85,7 @@ def bench(label: str, hands: list[VNWin], rounds: int) -> None:
     n = len(hands)
     print(
         f"{label:10s} evaluate {best / n * 1e6:8.1f} µs   is_winning {best_win / n * 1e6:7.1f} µs"
-        f"   ({n} hands, best of {rounds})"
+        f"   {n / best:,.0f} hands/s   ({n} hands, best of {rounds})"
     )
 
 
@@ -93,12 +94,16 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000, help="hands per khung count")
     parser.add_argument("--rounds", type=int, default=3, help="timing rounds (best is kept)")
     parser.add_argument("--seed", type=int, default=20261130)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.hands, args.rounds = 5, 1
     rng = random.Random(args.seed)
     for k in range(5):
         hands = [vn_win(rng, k) for _ in range(args.hands)]
         assert all(evaluate(h, VN160_DEFAULTS) is not None for h in hands)
         bench(f"{k} khung", hands, args.rounds)
+    print_peak_memory()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
 
+from bench.common import add_smoke, print_peak_memory  # noqa: E402
 from bench.fan_eval import random_win  # noqa: E402
 from bench.synthlog import records as synth_records  # noqa: E402
 from replay.engine import replay_games  # noqa: E402
@@ -58,14 +59,18 @@ def main() -> None:
     ap.add_argument("--source", choices=("sim", "synth"), default="sim")
     ap.add_argument("--ruleset", default="hk-mahjongo")
     ap.add_argument("--archive", action="store_true", help="also time the end-to-end replay")
+    add_smoke(ap)
     args = ap.parse_args()
+    n_ctx = 5000
+    if args.smoke:
+        args.hands, args.archive, n_ctx = 40, True, 50
     t0 = time.process_time()
     recs = load(args.source, args.hands, args.ruleset)
     prep = time.process_time() - t0
     events = sum(len(r["events"]) for r in recs)
     t0 = time.process_time()
     reports = list(replay_games(recs))
-    dt = time.process_time() - t0
+    dt = max(time.process_time() - t0, 1e-9)
     wins = sum(1 for r in reports if r.winners)
     print(
         f"source {args.source} ({args.ruleset if args.source == 'sim' else 'hk-mahjongo'}): "
@@ -83,11 +88,12 @@ def main() -> None:
             "hands/s (one core)"
         )
     rng = random.Random(7)
-    ctxs = [random_win(rng) for _ in range(5000)]
+    ctxs = [random_win(rng) for _ in range(n_ctx)]
     for name in ("hk-classic", "hk-mahjongo"):
         opts = options_for(name)
         best = min(_time(ctxs, opts) for _ in range(3))
         print(f"fan evaluation ({name}): {best * 1e6 / len(ctxs):.1f} µs per hand")
+    print_peak_memory()
 
 
 def _time(ctxs: list, opts: object) -> float:

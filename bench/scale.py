@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
 from bench.synthlog import write_jsonl  # noqa: E402
 
 STAGE = """
@@ -121,7 +122,11 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep the generated logs")
     ap.add_argument("--compress", action="store_true", help="write the logs as .jsonl.zst")
     ap.add_argument("--jobs", type=int, default=2, help="processes writing the logs")
+    add_smoke(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.sizes, args.workers, args.jobs = "200,400", 1, 1
+        args.workdir = smoke_workdir("scale")
     sizes = [int(s) for s in args.sizes.split(",")]
     args.workdir.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[int, str, dict]] = []
@@ -145,6 +150,11 @@ def main() -> None:
         if not args.keep:
             for log in logs:
                 log.unlink()
+    last_rows = [(s, r) for n, s, r in rows if n == sizes[-1]]
+    print(
+        f"\nat {sizes[-1]:,} hands: "
+        + ", ".join(f"{s} {sizes[-1] / r['seconds']:,.0f} hands/s" for s, r in last_rows)
+    )
     if len(sizes) > 1:
         first, last = sizes[0], sizes[-1]
         print(f"\ngrowth from {first:,} to {last:,} hands (x{last / first:g}):")
@@ -155,6 +165,7 @@ def main() -> None:
                 f"  {stage:>7}: time x{b['seconds'] / a['seconds']:.1f}, "
                 f"peak RSS x{b['peak_mb'] / a['peak_mb']:.2f}"
             )
+    print_peak_memory()
 
 
 if __name__ == "__main__":

@@ -38,7 +38,14 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from dashboards.queries import LOCAL_TIME, Filters, create_views, memory_db, player_stats
+from dashboards.queries import (
+    LOCAL_TIME,
+    Filters,
+    create_views,
+    memory_db,
+    player_stats,
+    units_cte,
+)
 from ingest.partitions import Scope
 from ingest.store import DataDir
 from schemas.rows import records_from_tables
@@ -376,19 +383,21 @@ def _scored(f: Filters, alias: str = "s") -> tuple[str, list[object]]:
 
 def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) -> pl.DataFrame:
     """Players by net points, those with at least ``min_hands`` replayed hands (the
-    definitions of :func:`dashboards.queries.player_stats`)."""
+    definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
+    since HK points, vn-160 units and card points are different currencies."""
     where, params = _scored(f)
     return _frame(
         con,
         f"""
-        SELECT s.player, count(*) AS hands, count(*) FILTER (WHERE s.is_winner) AS wins,
+        WITH {units_cte()}
+        SELECT s.player, coalesce(u.unit, s.ruleset) AS unit, count(*) AS hands, count(*) FILTER (WHERE s.is_winner) AS wins,
                count(*) FILTER (WHERE s.is_winner) / count(*) AS win_rate,
                count(*) FILTER (WHERE s.is_discarder) / count(*) AS deal_in_rate,
                coalesce(sum(s.delta), 0) AS net_points,
                coalesce(sum(s.delta), 0) / count(*) AS net_per_hand
-        FROM seat_facts s WHERE {where}
-        GROUP BY s.player HAVING count(*) >= ?
-        ORDER BY net_points DESC, s.player
+        FROM seat_facts s LEFT JOIN units u ON u.ruleset = s.ruleset WHERE {where}
+        GROUP BY ALL HAVING count(*) >= ?
+        ORDER BY unit, net_points DESC, s.player
         """,
         [*params, min_hands],
     )

@@ -14,7 +14,11 @@ Definitions (per player, over the hands that pass the filters):
 * ``self_draws``: wins on their own draw; ``self_draw_rate`` = self_draws / wins.
 * ``deal_ins``: hands where their discard (or their robbed kong) was won on;
   ``deal_in_rate`` = deal_ins / hands.
-* ``avg_fan``: mean capped fan of their wins; ``fan_distribution``: fan -> wins.
+* ``unit``: what the values of the row are counted in (fan, phán, card points: the
+  ruleset's own unit). A player of two rulesets with different units has one row per
+  unit, because fan and phán, or HK points and card points, never add up.
+* ``avg_fan``: mean capped value of their wins in that unit; ``fan_distribution``:
+  value -> wins.
 * ``net_points``: sum of their settled deltas (penalties and liability included);
   ``net_per_hand`` = net_points / hands.
 * ``pao_paid`` / ``nine_tile_paid`` / ``last_five_paid``: hands in which they were the
@@ -44,6 +48,7 @@ STATS_TABLES = ("hands", "hand_results", "scores", "findings")
 # The columns of player_stats, in display order (the dashboard's players table uses it).
 STAT_COLUMNS = (
     "player",
+    "unit",
     "hands",
     "wins",
     "win_rate",
@@ -241,13 +246,17 @@ def player_stats(
     if filters.players:
         player_filter = f"AND s.player IN ({', '.join('?' for _ in filters.players)})"
         params = [*params, *filters.players]
+    group_key += "unit, "
     sql = f"""
-    WITH base AS (
-        SELECT {group_col} s.player, s.game_id, s.hand_no, s.seat, s.delta, s.is_winner,
-               s.is_discarder, s.is_liable, r.self_drawn, r.fan
+    WITH {units_cte()},
+    base AS (
+        SELECT {group_col} s.player, coalesce(u.unit, h.ruleset) AS unit, s.game_id,
+               s.hand_no, s.seat, s.delta, s.is_winner, s.is_discarder, s.is_liable,
+               r.self_drawn, r.fan
         FROM scores s
         JOIN hands h USING (game_id, hand_no)
         JOIN hand_results r USING (game_id, hand_no)
+        LEFT JOIN units u ON u.ruleset = h.ruleset
         WHERE {where} {player_filter}
     ),
     liab AS (
@@ -310,6 +319,15 @@ def player_stats(
     return frame.select([*([by] if group else []), *STAT_COLUMNS])
 
 
+def units_cte() -> str:
+    """``units(ruleset, unit) AS (VALUES ('hk-classic', 'fan'), …)``: each ruleset's unit,
+    from the registry (SQL literals of our own ids and words, no user text)."""
+    from replay.registry import RULESETS
+
+    values = ", ".join(f"('{r.id}', '{r.unit}')" for r in RULESETS.values())
+    return f"units(ruleset, unit) AS (VALUES {values})"
+
+
 def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> dict[str, object]:
     """Headline figures: sittings, hands, players, violations, period, exhaustive-draw rate."""
     where, params = filters.where()
@@ -350,14 +368,25 @@ def _num(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+class MixedUnits(ValueError):
+    """A summary asked to add values of two units (fan and phán, HK and card points)."""
+
+
 def summary_tsv(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> str:
     """The per-player summary clubs know from their score sheets, tab-separated.
 
     Columns name, game_count, win_count, win_fraction, net_score, net_score_per_game;
-    players by net score per game (best first), then name; a final ``*`` row over
-    everyone: every game counted once, games with a winner, and the net of all deltas.
+    players by net score per game (best first), then name; a final ``*`` row that is the
+    sum of the player rows, as the clubs' sheet tool prints it: games and wins summed over
+    the players, their ratio, and the net of all deltas (0 when every hand balances).
     """
     rows = player_stats(con, filters)
+    units = sorted(set(rows["unit"].to_list()))
+    if len(units) > 1:
+        raise MixedUnits(
+            f"the hands are scored in {' and '.join(units)}, which a score-sheet summary "
+            "cannot add up: pick one ruleset with --ruleset"
+        )
     lines = ["name\tgame_count\twin_count\twin_fraction\tnet_score\tnet_score_per_game"]
     ordered = sorted(
         rows.iter_rows(named=True), key=lambda r: (-round(r["net_per_hand"], 9), r["player"])
@@ -375,18 +404,9 @@ def summary_tsv(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) ->
                 ]
             )
         )
-    where, params = filters.where()
-    total = con.execute(
-        f"""
-        SELECT count(*), count(*) FILTER (WHERE len(r.winners) > 0),
-               coalesce(sum((SELECT sum(s.delta) FROM scores s
-                             WHERE s.game_id = h.game_id AND s.hand_no = h.hand_no)), 0)
-        FROM hands h JOIN hand_results r USING (game_id, hand_no)
-        WHERE {where}
-        """,
-        params,
-    ).fetchall()[0]
-    games, wins, net = total
+    games = sum(r["hands"] for r in ordered)
+    wins = sum(r["wins"] for r in ordered)
+    net = sum(r["net_points"] for r in ordered)
     if games:
         lines.append(
             "\t".join(

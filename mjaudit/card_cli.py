@@ -16,9 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from replay.american.card import Card, CardInvalid, describe_groups, load_and_register, load_card
-from replay.american.matcher import ExposureShape, match_all
-from replay.american.tiles import JOKER_KIND, counts, is_known, kind
+from replay.american.card import Card, CardInvalid, load_and_register, load_card
 
 card_app = typer.Typer(
     name="card",
@@ -40,29 +38,11 @@ def load_card_for_check(path: str | Path) -> Card:
     return load_and_register(path)
 
 
-def _split(text: list[str]) -> list[str]:
-    return [t for chunk in text for t in chunk.replace(",", " ").split()]
-
-
-def _exposure(spec: str) -> ExposureShape:
-    codes = _split([spec])
-    bad = [c for c in codes if not is_known(c)]
-    if bad:
-        raise typer.BadParameter(f"unknown tile {bad[0]!r}", param_hint="--exposure")
-    naturals = {kind(c) for c in codes if c != "J"}
-    if len(codes) < 3 or len(naturals) != 1:
-        raise typer.BadParameter(
-            f"{spec!r} is not 3-6 identical tiles and jokers", param_hint="--exposure"
-        )
-    jokers = sum(1 for c in codes if c == "J")
-    return ExposureShape(naturals.pop(), len(codes), jokers)
-
-
 @card_app.command("validate")
 def validate(
     file: Annotated[Path, typer.Argument(help="The mj-card/1 file (YAML or JSON).")],
 ) -> None:
-    """Check a card file against the rules of american.md §5 (exit 1 if it is invalid)."""
+    """Check a card file against the card-file rules (american §5) (exit 1 if it is invalid)."""
     try:
         card = load_card(file)
     except CardInvalid as exc:
@@ -94,37 +74,31 @@ def match(
         bool, typer.Option("--no-jokerless-doubles", help="Option jokerless_doubles = false.")
     ] = False,
 ) -> None:
-    """Which card hands 14 tiles are (§5.3), and which scores (§5.5). Exit 1 if none."""
+    """Which card hands 14 tiles are (§5.3), and which scores (§5.5). Exit 1 if none.
+
+    The same matching as `mjaudit score --ruleset american --card FILE`, which also
+    prints the payments.
+    """
+    from replay.american.score import evaluate, matches_text, parse_hand
+    from replay.scorecard import NotationError
+
     try:
         card = load_card(file)
     except CardInvalid as exc:
         _err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(EXIT_USAGE) from None
-    codes = _split(tiles)
-    bad = [c for c in codes if not is_known(c)]
-    if bad:
-        _err.print(f"[red]unknown tile {escape(repr(bad[0]))}[/red]")
-        raise typer.Exit(EXIT_USAGE)
-    shapes = [_exposure(e) for e in exposure or []]
-    concealed = counts(codes)
-    total = len(codes) + sum(s.size for s in shapes)
-    if total != 14:
-        _err.print(f"[red]the hand has {total} tiles, not 14[/red]")
-        raise typer.Exit(EXIT_USAGE)
-    found = match_all(card, concealed, shapes, jokerless_doubles=not no_jokerless_doubles)
-    if not found:
+    text = " ".join([*tiles, *(f"[{e}]" for e in exposure or [])])
+    try:
+        hand = parse_hand(text)
+    except NotationError as exc:
+        _err.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(EXIT_USAGE) from None
+    ev = evaluate(card, hand, jokerless_doubles=not no_jokerless_doubles)
+    if ev.best is None:
         _out.print("no card hand matches")
         raise typer.Exit(EXIT_FINDINGS)
-    best = max(found, key=lambda m: (m.final, -m.hand.index))
-    for m in found:
-        mark = "*" if m is best else " "
-        bonus = " (jokerless, doubled)" if m.bonus else ""
-        _out.print(
-            f"{mark} {m.hand.id}: V = {m.final}{bonus}; {m.binding.describe() or 'no variables'}; "
-            f"{describe_groups(m.binding)}"
-        )
-    jokers = concealed[JOKER_KIND] + sum(s.jokers for s in shapes)
-    _out.print(f"scores: {best.hand.id} V = {best.final} ({jokers} joker(s))")
+    for line in matches_text(ev):
+        _out.print(escape(line))
 
 
 @card_app.command("add")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import datetime
 from enum import StrEnum
@@ -14,7 +15,10 @@ from rich.markup import escape
 from rich.progress import (
     BarColumn,
     DownloadColumn,
+    MofNCompleteColumn,
     Progress,
+    TextColumn,
+    TimeElapsedColumn,
     TimeRemainingColumn,
     TransferSpeedColumn,
 )
@@ -56,9 +60,63 @@ class InputFormat(StrEnum):
     hk_sheet = "hk-sheet"
 
 
+class OutFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+OutOpt = Annotated[
+    OutFormat,
+    typer.Option("--format", "--output", help="text, or json (one object, for scripts)."),
+]
+
+
+def _print_json(obj: object) -> None:
+    """One JSON object on stdout: sorted keys, so the same result prints the same bytes."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n")
+
+
 def _waiting(message: str) -> None:
     """--wait: say that the command queues, and behind whom."""
     err.print(escape(message), highlight=False, soft_wrap=True)
+
+
+def _counting_progress() -> Progress:
+    """A progress display in the user's units: done/total, rate and time left (on stderr)."""
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
+def _replay_with_progress(data: Path, **kwargs: Any) -> Any:
+    """``replay_archive`` with the hands and table writes counted on stderr."""
+    from replay.archive import replay_archive
+
+    progress = _counting_progress()
+    hands_task = progress.add_task("replay hands", total=None)
+    write_task = progress.add_task("write tables", total=None, visible=False)
+
+    def on_plan(hands: int, buckets: int) -> None:
+        progress.update(hands_task, total=hands)
+        progress.update(write_task, total=buckets, visible=True)
+
+    with progress:
+        return replay_archive(
+            data,
+            on_wait=_waiting,
+            on_plan=on_plan,
+            on_replayed=lambda n: progress.advance(hands_task, n),
+            on_written=lambda n: progress.advance(write_task, n),
+            **kwargs,
+        )
 
 
 def _version(value: bool) -> None:
@@ -90,6 +148,23 @@ def ingest(
         InputFormat,
         typer.Option("--format", help="auto (by name and content), mjlog, or hk-sheet."),
     ] = InputFormat.auto,
+    output: Annotated[
+        OutFormat,
+        typer.Option(
+            "--output", help="text, or json (one object); --format names the input's format."
+        ),
+    ] = OutFormat.text,
+    no_replay: Annotated[
+        bool,
+        typer.Option(
+            "--no-replay",
+            help="Only add the hands; leave replaying them to `mjaudit replay` (e.g. to run it "
+            "with more workers or on Dask).",
+        ),
+    ] = False,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes for the replay of the added hands.")
+    ] = 1,
 ) -> None:
     """Validate log files and club score sheets and add their hands to the Parquet tables.
 
@@ -97,6 +172,9 @@ def ingest(
     (Hong Kong club sheet text, or its CSV form): .txt, .sheet, .csv, or any file with
     --format hk-sheet. Bad records are quarantined whole, with the file, line, field and
     what was expected; the rest is kept. Re-ingesting a file adds nothing.
+
+    The hands added are then replayed (as `mjaudit replay` does), so statistics and the
+    dashboard count them at once; --no-replay leaves that to `mjaudit replay`.
 
     Exit status: 0 all ingested, 1 some records quarantined, 2 usage or I/O error.
     """
@@ -135,6 +213,43 @@ def ingest(
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
 
+    failed = bool(summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files)
+    replayed = None
+    if summary.hands_added and not no_replay:
+        try:
+            # The hands are in: if another command took the folder meanwhile, queue behind
+            # it rather than leave them unreplayed.
+            replayed = _replay_with_progress(data, workers=workers, wait=True)
+        except (DataDirBusy, DataDirError, OSError) as exc:
+            _error(f"the hands were added, but not replayed: {exc}; run `mjaudit replay`")
+            raise typer.Exit(EXIT_USAGE) from None
+    if output is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "files": summary.files,
+                "bytes_read": summary.bytes_read,
+                "records": summary.records,
+                "hands_added": summary.hands_added,
+                "skipped_present": summary.skipped_present,
+                "quarantined": summary.n_quarantined,
+                "quarantine_codes": dict(sorted(summary.quarantined.items())),
+                "quarantined_before": summary.quarantine_seen_before,
+                "broken_files": summary.broken_files,
+                "skipped_files": summary.skipped_files,
+                "messages": summary.messages,
+                "replay": None
+                if replayed is None
+                else {
+                    "replayed": replayed.replayed,
+                    "findings_by_class": dict(sorted(replayed.findings_by_class.items())),
+                    "engine_errors": replayed.engine_errors,
+                },
+            }
+        )
+        if failed:
+            raise typer.Exit(EXIT_FINDINGS)
+        return
     table = Table(title=f"ingest into {data}", show_header=False, title_justify="left")
     table.add_row("files", f"{summary.files}")
     table.add_row("records read", f"{summary.records}")
@@ -152,6 +267,16 @@ def ingest(
             "skipped (not a log or a score sheet)", escape(", ".join(summary.skipped_files))
         )
     out.print(table)
+    if replayed is not None:
+        found = ", ".join(f"{c} {n}" for c, n in sorted(replayed.findings_by_class.items()))
+        out.print(
+            f"replayed {replayed.replayed} hands (findings in the archive: {found or 'none'}"
+            + (f"; engine errors {replayed.engine_errors}" if replayed.engine_errors else "")
+            + ")",
+            highlight=False,
+        )
+    elif summary.hands_added:
+        out.print("not replayed (--no-replay): run `mjaudit replay` before `mjaudit stats`")
     for message in summary.messages:
         err.print(
             f"[yellow]quarantined[/yellow] {escape(message)}", highlight=False, soft_wrap=True
@@ -164,7 +289,7 @@ def ingest(
             highlight=False,
             soft_wrap=True,
         )
-    if summary.n_quarantined or summary.quarantine_seen_before or summary.broken_files:
+    if failed:
         raise typer.Exit(EXIT_FINDINGS)
 
 
@@ -365,6 +490,7 @@ def replay(
             "(repeatable), e.g. --fail-on CORRUPT_LOG --fail-on SCORE_MISMATCH.",
         ),
     ] = None,
+    fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Replay every ingested hand into the findings, scores, hand_results and fans tables.
 
@@ -375,7 +501,6 @@ def replay(
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
     from ingest.store import DataDirBusy, DataDirError
-    from replay.archive import replay_archive
     from replay.distributed import DistributedUnavailable
 
     if scheduler is not None and cluster is not None:
@@ -390,32 +515,37 @@ def replay(
     if not (data / "_manifest.json").exists():
         _error(f"{data}: no data folder here; run `mjaudit ingest FILES --data {data}` first")
         raise typer.Exit(EXIT_USAGE)
-    progress = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
-    task = progress.add_task("replay", total=None)
     try:
-        with progress:
-            summary = replay_archive(
-                data,
-                workers=workers,
-                wait=wait,
-                on_wait=_waiting,
-                on_total=lambda n: progress.update(
-                    task, total=n, description=f"replay ({n} tasks)"
-                ),
-                on_task=lambda n: progress.advance(task, n),
-                scheduler=scheduler,
-                cluster=cluster.value if cluster is not None else None,
-            )
+        summary = _replay_with_progress(
+            data,
+            workers=workers,
+            wait=wait,
+            scheduler=scheduler,
+            cluster=cluster.value if cluster is not None else None,
+        )
     except (DataDirBusy, DataDirError, OSError, DistributedUnavailable) as exc:
         # escaped by _error: the install hint `mahjong-audit[distributed]` is not markup
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
+    failing = sorted(
+        c.value for c in fail_on or () if summary.findings_by_class.get(c.value, 0) > 0
+    )
+    if fmt is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "hands": summary.hands,
+                "replayed": summary.replayed,
+                "unchanged": summary.unchanged,
+                "not_supported": summary.not_supported,
+                "findings_by_class": dict(sorted(summary.findings_by_class.items())),
+                "engine_errors": summary.engine_errors,
+                "fail_on": failing,
+            }
+        )
+        if summary.engine_errors or failing:
+            raise typer.Exit(EXIT_FINDINGS)
+        return
     table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
     table.add_row("hands", f"{summary.hands}")
     table.add_row("replayed now", f"{summary.replayed}")
@@ -431,9 +561,6 @@ def replay(
         f'see: duckdb {data / "catalog.duckdb"} "select code, count(*) from findings group by all order by 2 desc"',
         highlight=False,
         soft_wrap=True,
-    )
-    failing = sorted(
-        c.value for c in fail_on or () if summary.findings_by_class.get(c.value, 0) > 0
     )
     if failing:
         _error(f"the archive holds findings of class {', '.join(failing)} (--fail-on)")
@@ -457,6 +584,14 @@ def show(
         int | None,
         typer.Option(help="Show the table after this event index (default: the last)."),
     ] = None,
+    fmt: Annotated[
+        OutFormat,
+        typer.Option(
+            "--format",
+            "--output",
+            help="text, or json: the event, the table as text and the findings up to it.",
+        ),
+    ] = OutFormat.text,
 ) -> None:
     """Print the table at one event of an ingested hand, with the findings so far."""
     import polars as pl
@@ -500,6 +635,28 @@ def show(
 
         _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
         raise typer.Exit(EXIT_FINDINGS) from None
+    if fmt is OutFormat.json:
+        from replay.engine import replay_hand
+
+        upto = n - 1 if at is None else at
+        found = [
+            f.to_json()
+            for f in replay_hand(rec).findings
+            if f.event_index is None or f.event_index <= upto
+        ]
+        _print_json(
+            {
+                "game_id": game_id,
+                "hand_no": hand_no,
+                "ruleset": rec["ruleset"],
+                "at": upto,
+                "n_events": n,
+                "event": rec["events"][upto] if n else None,
+                "position": text,
+                "findings": found,
+            }
+        )
+        return
     out.print(text, markup=False, highlight=False)
 
 
@@ -509,6 +666,7 @@ def compact(
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
+    fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
     from ingest.store import DataDir, DataDirBusy, DataDirError
@@ -527,6 +685,17 @@ def compact(
     except (DataDirBusy, DataDirError, OSError) as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
+    if fmt is OutFormat.json:
+        _print_json(
+            {
+                "data": str(data),
+                "tables": {
+                    name: {"files_before": before, "files_after": after}
+                    for name, (before, after) in counts.items()
+                },
+            }
+        )
+        return
     table = Table(title=f"compact {data}", title_justify="left")
     for col in ("table", "files before", "files after"):
         table.add_column(col, justify="left" if col == "table" else "right")
@@ -561,8 +730,23 @@ def simulate(
     from replay.sim import write_simulation
 
     path = out_path or Path(f"sim-{ruleset}-{seed}.jsonl")
+    progress = _counting_progress()
+    task = progress.add_task(f"simulate {ruleset} sittings", total=games)
+    hands = 0
+
+    def on_hand(sittings_done: int) -> None:
+        nonlocal hands
+        hands += 1
+        progress.update(
+            task, completed=sittings_done, description=f"simulate {ruleset}: {hands} hands"
+        )
+
     try:
-        summary = write_simulation(path, ruleset, games, seed, players, violations)
+        with progress:
+            summary = write_simulation(
+                path, ruleset, games, seed, players, violations, on_hand=on_hand
+            )
+            progress.update(task, completed=summary.games)
     except ValueError as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
@@ -639,6 +823,7 @@ def stats(
     from dashboards.queries import (
         STATS_TABLES,
         Filters,
+        MixedUnits,
         connect,
         families,
         player_stats,
@@ -673,7 +858,11 @@ def stats(
     # Only the partitions the filters can select are read (ingest.partitions).
     con = connect(data, filters.scope(), tables=STATS_TABLES)
     if fmt is StatsFormat.tsv:
-        sys.stdout.write(summary_tsv(con, filters))
+        try:
+            sys.stdout.write(summary_tsv(con, filters))
+        except MixedUnits as exc:
+            _error(str(exc))
+            raise typer.Exit(EXIT_USAGE) from None
         return
     frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
     pending = con.execute(
@@ -695,12 +884,13 @@ def stats(
     table = Table(title=f"club statistics ({data})", title_justify="left")
     cols = ([by.value] if by is not StatsBy.player else []) + [
         "player",
+        "unit",
         "hands",
         "wins",
         "win %",
         "self-draw %",
         "deal-in %",
-        "avg fan",
+        "avg value",
         "net",
         "net/hand",
         "violations",
@@ -715,6 +905,7 @@ def stats(
         table.add_row(
             *([escape(str(row[by.value]))] if by is not StatsBy.player else []),
             escape(row["player"]),
+            row["unit"],
             str(row["hands"]),
             str(row["wins"]),
             pct(row["win_rate"]),
@@ -901,6 +1092,10 @@ app.add_typer(card_app, name="card")
 from mjaudit.score_cli import score  # noqa: E402
 
 app.command()(score)
+
+from mjaudit.helptext import reflow_app  # noqa: E402
+
+reflow_app(app)  # last: every command is registered by now
 
 
 def run() -> None:

@@ -65,22 +65,54 @@ def score(
     ] = None,
     seat: Annotated[str, typer.Option(help="The winner's seat wind (E S W N).")] = "E",
     round_wind: Annotated[str, typer.Option("--round", help="The prevailing wind.")] = "E",
-    dealer: Annotated[str, typer.Option(help="The dealer's seat.")] = "E",
+    dealer: Annotated[
+        str,
+        typer.Option(
+            help="The dealer's seat (Hong Kong and vn-160 seats are seat winds: E deals)."
+        ),
+    ] = "E",
     flowers: Annotated[
-        str, typer.Option(help="The winner's bonus tiles, comma-separated (f1,g2).")
+        str,
+        typer.Option(
+            help="The winner's bonus tiles, comma-separated (f1,g2); vn-160: the declared "
+            "flowers and khung, BT+ for one declared in the initial phase."
+        ),
     ] = "",
     self_draw: Annotated[bool, typer.Option("--self-draw", help="Won by self-draw.")] = False,
     last_tile: Annotated[
         bool, typer.Option("--last-tile", help="Won on the last tile of the wall.")
     ] = False,
     robbing_kong: Annotated[
-        bool, typer.Option("--robbing-kong", help="Won by robbing a kong.")
+        bool,
+        typer.Option("--robbing-kong", help="Won by robbing a kong (--from names the konger)."),
     ] = False,
     kong_replacement: Annotated[
         bool, typer.Option("--kong-replacement", help="Won on a kong replacement tile.")
     ] = False,
+    heavenly: Annotated[
+        bool,
+        typer.Option("--heavenly", help="The dealer's first-turn win (heavenly hand, thiên ù)."),
+    ] = False,
+    earthly: Annotated[
+        bool,
+        typer.Option(
+            "--earthly", help="A win on the dealer's first discard (earthly hand, địa ù)."
+        ),
+    ] = False,
+    kong_chain: Annotated[
+        int | None,
+        typer.Option(
+            help="hk-mahjongo: kongs declared back to back before the winning replacement "
+            "(2+ is consecutive_kong_win; implies --kong-replacement).",
+            min=1,
+        ),
+    ] = None,
     liable: Annotated[
-        str | None, typer.Option(help="The seat a liability rule (Pao) makes pay it all.")
+        str | None,
+        typer.Option(
+            help="The seat a liability rule (nine-tile warning, last five tiles, Pao) makes "
+            "pay: it depends on the play, so it is given."
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="A ruleset option, KEY=VALUE.")
@@ -117,10 +149,15 @@ def score(
         self_draw=self_draw,
         last_tile=last_tile,
         robbing_kong=robbing_kong,
-        kong_replacement=kong_replacement,
+        kong_replacement=kong_replacement or kong_chain is not None,
+        heavenly=heavenly,
+        earthly=earthly,
         liable=liable.upper() if liable else None,
         options=_options(option or []),
-        extras={"card": card} if card is not None else {},
+        extras={
+            **({"card": card} if card is not None else {}),
+            **({"kong_chain": kong_chain} if kong_chain is not None else {}),
+        },
     )
     try:
         report = rules.scorer(ruleset, request)
@@ -154,9 +191,10 @@ def _print(report: ScoreReport) -> None:
     if report.minimum is not None:
         verdict = "met" if report.meets_minimum else "NOT met: not a valid win"
         _out.print(f"minimum {report.minimum:g} {unit}: {verdict}")
-    pay = Table("seat", "payment", title="payments")
-    for s, amount in zip(report.seats, report.payments, strict=True):
-        pay.add_row(s, f"{amount:+g}")
+    roles = report.roles or ("",) * len(report.seats)
+    pay = Table("seat", "payment", *(["role"] if report.roles else []), title="payments")
+    for s, amount, role in zip(report.seats, report.payments, roles, strict=True):
+        pay.add_row(s, f"{amount:+g}" if amount else "0", *([role] if report.roles else []))
     _out.print(pay)
     for note in report.notes:
         _out.print(f"note: {escape(note)}")

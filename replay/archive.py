@@ -389,6 +389,9 @@ def replay_archive(
     scheduler: str | None = None,
     cluster: str | None = None,
     on_wait: Callable[[str], None] = lambda message: None,
+    on_plan: Callable[[int, int], None] = lambda hands, buckets: None,
+    on_replayed: Callable[[int], None] = lambda hands: None,
+    on_written: Callable[[int], None] = lambda buckets: None,
 ) -> ReplaySummary:
     """Bring the replay tables of the data folder up to date with its hands.
 
@@ -398,7 +401,10 @@ def replay_archive(
     end in one atomic step. The tasks run in this process (``workers`` = 1), a local
     process pool, or on Dask with ``scheduler`` (an address, e.g. ``tcp://host:8786``) or
     ``cluster`` = ``"local"`` (a ``LocalCluster`` of ``workers`` processes); the output
-    is the same byte for byte. ``on_total``/``on_task`` count the tasks.
+    is the same byte for byte. ``on_total``/``on_task`` count the tasks; for a progress
+    display in the user's terms, ``on_plan(hands, buckets)`` gives the stale hands and the
+    bucket writes to come, ``on_replayed(n)`` the hands each finished chunk replayed and
+    ``on_written(1)`` each bucket written.
     """
     distributed = scheduler is not None or cluster is not None
     if distributed:
@@ -426,6 +432,7 @@ def replay_archive(
             for games, files in todo
         )
         on_total(n_chunks + len(buckets))
+        on_plan(stale.stale, len(buckets))
         spill = _Spill(data.work_dir("replay"))
         staged = _Staged(data)
 
@@ -434,6 +441,7 @@ def replay_archive(
             for written in run(finish_bucket, jobs):
                 staged.written.extend(written)
                 on_task(1)
+                on_written(1)
 
         # A bucket task's memory comes on top of a worker's heap grown by replaying chunks,
         # so past FRESH_WORKERS_HANDS the bucket tasks get fresh workers: at 1M hands the
@@ -444,8 +452,10 @@ def replay_archive(
         with _runner(workers, scheduler, cluster) if n_chunks or buckets else _idle() as run:
             for fresh in run(replay_chunk, chunk_jobs):
                 spill.add(fresh)
-                summary.replayed += sum(t["hand_results"].num_rows for t in fresh.values())
+                done = sum(t["hand_results"].num_rows for t in fresh.values())
+                summary.replayed += done
                 on_task(1)
+                on_replayed(done)
             spill.close()
             if not fresh_workers:
                 write_buckets(run)

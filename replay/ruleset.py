@@ -41,6 +41,9 @@ class Ruleset:
     score_line: Callable[[HandReport], str] = fan_line  # a win's score, in its own terms
     uses_cards: bool = False  # its replay depends on the data folder's card files
     scorer: Scorer | None = None  # `mjaudit score`: value one win from notation
+    # The unit a win's value is counted in; statistics never add two units together, and
+    # each unit's payments are its own currency (HK points, vn-160 units, card points).
+    unit: str = "fan"
 
     @property
     def shape(self) -> RulesetShape:

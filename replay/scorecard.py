@@ -43,7 +43,9 @@ class ScoreRequest:
 
     Seats and winds are the letters E S W N (2-player: E W). ``win`` is the winning tile
     (or card) code; ``from_seat`` None with ``self_draw`` False means the scorer asks for
-    one of them. ``extras`` are flags only one game has (american ``card`` files, …).
+    one of them. ``heavenly`` / ``earthly`` say the timing of a dealer's first-turn win
+    and of a win on the dealer's first discard, which no notation shows. ``extras`` are
+    flags only one game has (american ``card`` files, hk-mahjongo ``kong_chain``, …).
     """
 
     hand: str
@@ -57,6 +59,8 @@ class ScoreRequest:
     last_tile: bool = False
     robbing_kong: bool = False
     kong_replacement: bool = False
+    heavenly: bool = False
+    earthly: bool = False
     liable: str | None = None
     options: Mapping[str, object] = field(default_factory=dict)
     extras: Mapping[str, object] = field(default_factory=dict)
@@ -79,7 +83,8 @@ class ScoreReport:
     ``unit`` is the ruleset's own word ("fan", "phán", "points", "điểm"); statistics never
     mix units. ``payments`` are per-seat deltas in seat order (``seats``), summing to 0
     (a self-draw, a discard win and Pao differ only in who pays). ``reading`` says how the
-    hand was read (the decomposition, the khung assignment, the card hand).
+    hand was read (the decomposition, the khung assignment, the card hand). ``roles``, when
+    given, says per seat (same order) who is who: "winner", "dealer, discarder", "liable".
     """
 
     ruleset: str
@@ -94,6 +99,7 @@ class ScoreReport:
     payments: tuple[Number, ...]
     reading: str = ""
     notes: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         """Plain data for ``--format json`` (field names are the contract)."""
@@ -112,6 +118,7 @@ class ScoreReport:
             "payments": dict(zip(self.seats, self.payments, strict=True)),
             "reading": self.reading,
             "notes": list(self.notes),
+            "roles": {s: r for s, r in zip(self.seats, self.roles, strict=False) if r},
         }
 
 

@@ -3,9 +3,11 @@ and each --format gives what it names (issue: what users touch)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
@@ -98,3 +100,117 @@ def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
 def test_shell_completion_is_on() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def _terminal_stderr(monkeypatch) -> io.StringIO:
+    """The CLI's stderr console as a terminal would see it (progress is shown only there)."""
+    import mjaudit.cli as cli
+
+    buf = io.StringIO()
+    monkeypatch.setattr(cli, "err", Console(file=buf, force_terminal=True, width=150))
+    return buf
+
+
+def test_simulate_and_replay_show_progress_in_hands_and_sittings(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """`simulate` ran minutes with no progress; `replay` showed a bare bar over tasks."""
+    buf = _terminal_stderr(monkeypatch)
+    log = tmp_path / "sim.jsonl"
+    made = runner.invoke(
+        app, ["simulate", "--ruleset", "hk-classic", "--games", "2", "--out", str(log)]
+    )
+    assert made.exit_code == 0, made.output
+    hands = sum(1 for _ in log.open())
+    shown = buf.getvalue()
+    assert "2/2" in shown and f"{hands} hands" in shown and "eta" in shown
+    data = tmp_path / "data"
+    ingested = runner.invoke(app, ["ingest", str(log), "--data", str(data), "--no-replay"])
+    assert ingested.exit_code == 0
+    buf.truncate(0)
+    assert runner.invoke(app, ["replay", "--data", str(data)]).exit_code == 0
+    shown = buf.getvalue()
+    assert "replay hands" in shown and f"{hands}/{hands}" in shown and "eta" in shown
+
+
+def test_help_text_reflows_to_the_terminal() -> None:
+    """Docstrings were wrapped at source width and wrapped again by the terminal."""
+    result = runner.invoke(app, ["ingest", "--help"], env={"COLUMNS": "200"}, terminal_width=200)
+    assert result.exit_code == 0
+    line = next(ln for ln in result.stdout.splitlines() if "Logs: .jsonl" in ln)
+    # the whole first sentence pair sits on one line of a wide terminal
+    assert "Score sheets (Hong Kong club sheet text" in line, line
+
+
+def test_reflow_keeps_lists_and_joins_prose() -> None:
+    from mjaudit.helptext import reflow
+
+    text = "First line\nwraps here.\n\nItems:\n- one\n- two\n\n    code block\n    kept"
+    assert (
+        reflow(text) == "First line wraps here.\n\nItems:\n- one\n- two\n\n    code block\n    kept"
+    )
+
+
+def test_ingest_replay_show_compact_print_one_json_object(tmp_path: Path) -> None:
+    """`--format json` (ingest: `--output json`, its --format is the input's) for scripts."""
+    log = tmp_path / "mixed.jsonl"
+    good = (EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[:3]
+    log.write_text("\n".join([*good, '{"format": "mjlog/1", "game_id": 5}']) + "\n")
+    data = tmp_path / "data"
+    ing = runner.invoke(
+        app, ["ingest", str(log), "--data", str(data), "--output", "json", "--no-replay"]
+    )
+    assert ing.exit_code == 1, ing.output  # one record quarantined
+    got = json.loads(ing.stdout)
+    assert (got["hands_added"], got["quarantined"]) == (3, 1)
+    assert sum(got["quarantine_codes"].values()) == 1
+    rep = runner.invoke(app, ["replay", "--data", str(data), "--format", "json"])
+    assert rep.exit_code == 0, rep.output
+    got = json.loads(rep.stdout)
+    assert (got["hands"], got["replayed"], got["engine_errors"]) == (3, 3, 0)
+    rec = json.loads(good[0])
+    shown = runner.invoke(
+        app,
+        [
+            "show",
+            rec["game_id"],
+            str(rec["hand_no"]),
+            "--data",
+            str(data),
+            "--at",
+            "5",
+            "--format",
+            "json",
+        ],
+    )
+    assert shown.exit_code == 0, shown.output
+    got = json.loads(shown.stdout)
+    assert got["event"] == rec["events"][5] and got["at"] == 5
+    assert got["position"].startswith(f"game {rec['game_id']} hand {rec['hand_no']}")
+    assert all(f["event_index"] is None or f["event_index"] <= 5 for f in got["findings"])
+    comp = runner.invoke(app, ["compact", "--data", str(data), "--output", "json"])
+    assert comp.exit_code == 0, comp.output
+    tables = json.loads(comp.stdout)["tables"]
+    assert tables["hands"]["files_after"] <= tables["hands"]["files_before"]
+
+
+def test_ingest_replays_what_it_added_unless_no_replay(tmp_path: Path) -> None:
+    """Score sheets: `stats --format tsv` printed only the header until `mjaudit replay`."""
+    sheet = EXAMPLES / "club-sheet.txt"
+    later = tmp_path / "later"
+    held = runner.invoke(app, ["ingest", str(sheet), "--data", str(later), "--no-replay"])
+    assert held.exit_code == 0 and "not replayed (--no-replay)" in held.stdout
+    header_only = runner.invoke(app, ["stats", "--data", str(later), "--format", "tsv"])
+    assert len(header_only.stdout.splitlines()) == 1
+    now = tmp_path / "now"
+    done = runner.invoke(app, ["ingest", str(sheet), "--data", str(now), "--output", "json"])
+    assert done.exit_code == 0, done.output
+    got = json.loads(done.stdout)
+    assert got["replay"]["replayed"] == got["hands_added"] > 0
+    rows = runner.invoke(app, ["stats", "--data", str(now), "--format", "tsv"]).stdout
+    lines = rows.splitlines()
+    assert lines[-1].startswith("*\t") and len(lines) > 2
+    players = [ln.split("\t") for ln in lines[1:-1]]
+    star = lines[-1].split("\t")
+    assert int(star[1]) == sum(int(p[1]) for p in players)  # the sum of the player rows
+    assert int(star[2]) == sum(int(p[2]) for p in players)

@@ -75,6 +75,7 @@ else:
         height=min(560, 38 + 35 * board.height),
         column_config={
             "player": "Player",
+            "unit": "Unit",
             "hands": st.column_config.NumberColumn("Hands", format="localized"),
             "wins": st.column_config.NumberColumn("Wins", format="localized"),
             "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),

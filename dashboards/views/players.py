@@ -59,6 +59,7 @@ st.dataframe(
     column_config={
         "player": st.column_config.TextColumn("Player", pinned=True),
         "page": st.column_config.LinkColumn("Details", display_text="open ›"),
+        "unit": st.column_config.TextColumn("Unit", help="fan, phán or card points: never added"),
         "hands": st.column_config.NumberColumn("Hands", format="localized"),
         "wins": st.column_config.NumberColumn("Wins", format="localized"),
         "win_rate": st.column_config.NumberColumn("Win rate", **pct),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from replay.american.options import OPTION_NAMES
 from replay.american.position import position_text
 from replay.american.replayer import replay_american
+from replay.american.score import score
 from replay.findings import HandReport
 from replay.ruleset import Ruleset
 
@@ -16,5 +17,14 @@ def score_line(rep: HandReport) -> str:
 
 
 RULESETS = (
-    Ruleset("american", replay_american, OPTION_NAMES, position_text, score_line, uses_cards=True),
+    Ruleset(
+        "american",
+        replay_american,
+        OPTION_NAMES,
+        position_text,
+        score_line,
+        uses_cards=True,
+        scorer=score,
+        unit="card points",
+    ),
 )

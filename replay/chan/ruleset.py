@@ -5,6 +5,7 @@ from __future__ import annotations
 from replay.chan.options import OPTION_NAMES
 from replay.chan.render import chan_position
 from replay.chan.replayer import replay_chan
+from replay.chan.score import score_chan
 from replay.findings import HandReport
 from replay.ruleset import Ruleset
 
@@ -15,4 +16,14 @@ def score_line(rep: HandReport) -> str:
     return f"  cước: {pats}; score {rep.fan} điểm"
 
 
-RULESETS = (Ruleset("chan", replay_chan, OPTION_NAMES, chan_position, score_line),)
+RULESETS = (
+    Ruleset(
+        "chan",
+        replay_chan,
+        OPTION_NAMES,
+        chan_position,
+        score_line,
+        scorer=score_chan,
+        unit="điểm",
+    ),
+)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from replay.hk.options import OPTION_NAMES
 from replay.hk.render import hk_position
 from replay.hk.replayer import replay_hk
+from replay.hk.score import score_hk
 from replay.ruleset import Ruleset
 from replay.sheet import replay_sheet
 
 RULESETS = (
     *(
-        Ruleset(preset, replay_hk, OPTION_NAMES[preset], hk_position)
+        Ruleset(preset, replay_hk, OPTION_NAMES[preset], hk_position, scorer=score_hk)
         for preset in ("hk-classic", "hk-mahjongo", "hk-mahjongo-2p")
     ),
     # results-only hands from club score sheets: settled again, nothing to step through

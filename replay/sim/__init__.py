@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,8 +141,14 @@ def write_simulation(
     players: int = 12,
     violations: float = 0.0,
     workers: int = 1,
+    on_hand: Callable[[int], None] = lambda sittings_done: None,
 ) -> SimulationSummary:
-    """Write the records to ``path`` (JSON Lines, sorted keys) and the labels beside it."""
+    """Write the records to ``path`` (JSON Lines, sorted keys) and the labels beside it.
+
+    ``on_hand(sittings_done)`` follows each hand written (for a progress display): the
+    sittings finished before this hand's (a sitting is done when the next one's first hand
+    comes; the last one when the function returns).
+    """
     if ruleset not in REGISTRY:  # before any file is created
         raise ValueError(
             f"no simulator for ruleset {ruleset!r} (available: {', '.join(rulesets())})"
@@ -157,6 +163,7 @@ def write_simulation(
             f.write(canonical_json(record) + b"\n")
             hands += 1
             game_ids.add(record["game_id"])
+            on_hand(len(game_ids) - 1)
             for label in labels:
                 g.write(enc.encode(label.to_json()) + b"\n")
                 n_labels += 1

@@ -7,6 +7,7 @@ from replay.ruleset import Ruleset
 from replay.vn160.options import OPTION_NAMES
 from replay.vn160.render import vn160_position
 from replay.vn160.replayer import replay_vn160
+from replay.vn160.score import score_vn160
 
 
 def score_line(rep: HandReport) -> str:
@@ -16,4 +17,14 @@ def score_line(rep: HandReport) -> str:
     return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
 
 
-RULESETS = (Ruleset("vn-160", replay_vn160, OPTION_NAMES, vn160_position, score_line),)
+RULESETS = (
+    Ruleset(
+        "vn-160",
+        replay_vn160,
+        OPTION_NAMES,
+        vn160_position,
+        score_line,
+        scorer=score_vn160,
+        unit="phán",
+    ),
+)

@@ -19,7 +19,7 @@ UseData = Callable[[Path], None]
 
 
 def app(page: str = "overview", **query: str) -> AppTest:
-    at = AppTest.from_file(SCRIPT, default_timeout=30)
+    at = AppTest.from_file(SCRIPT, default_timeout=300)  # a hang guard: a busy CI machine is slow
     if page != "overview":
         at.switch_page(f"views/{page}.py")  # url_path == file name, so no first run needed
     at.query_params.update(query)

@@ -42,9 +42,10 @@ def test_overview_counts_and_filters(con) -> None:  # type: ignore[no-untyped-de
 
 
 def test_leaderboard_agrees_with_player_stats(con) -> None:  # type: ignore[no-untyped-def]
-    stats = player_stats(con, Filters()).sort("player")
-    board = data.leaderboard(con, Filters()).sort("player")
+    stats = player_stats(con, Filters()).sort("player", "unit")
+    board = data.leaderboard(con, Filters()).sort("player", "unit")
     assert board["player"].to_list() == stats["player"].to_list()
+    assert board["unit"].to_list() == stats["unit"].to_list()
     for col in ("hands", "wins", "net_points", "win_rate", "deal_in_rate"):
         assert board[col].to_list() == pytest.approx(stats[col].to_list()), col
     assert data.leaderboard(con, Filters(), min_hands=16)["hands"].min() >= 16

@@ -64,7 +64,10 @@ def start(*args: str, cwd: Path) -> subprocess.Popen[str]:
     )
 
 
-def run(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+HANG_GUARD = 900  # seconds: only a hung command reaches it, never a slow one on a busy machine
+
+
+def run(*args: str, cwd: Path, timeout: float = HANG_GUARD) -> subprocess.CompletedProcess[str]:
     proc = start(*args, cwd=cwd)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -115,11 +118,10 @@ def lock_held(root: Path) -> bool:
     return False
 
 
-def wait_for_lock(root: Path, proc: subprocess.Popen[str], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
+def wait_for_lock(root: Path, proc: subprocess.Popen[str]) -> None:
+    """Until ``proc`` holds the write lock; however slow the machine, it takes it or ends."""
     while not lock_held(root):
         assert proc.poll() is None, "the first command ended before it was seen holding the lock"
-        assert time.monotonic() < deadline, "the first command never took the write lock"
         time.sleep(0.01)
 
 

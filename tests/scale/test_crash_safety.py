@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers import (
+    HANG_GUARD,
     Killed,
     catalog_counts,
     check_consistent,
@@ -134,9 +135,9 @@ def test_two_concurrent_ingests(world, tmp_path):
         assert second.returncode == 2
         assert BUSY in " ".join(second.stderr.split()), second.stderr
         queued = start("ingest", str(world["archive"]), "--data", str(root), "--wait", cwd=tmp_path)
-        first_out, err = first.communicate(timeout=60)
+        first_out, err = first.communicate(timeout=HANG_GUARD)
         assert first.returncode == 0, err
-        queued_out, err = queued.communicate(timeout=60)
+        queued_out, err = queued.communicate(timeout=HANG_GUARD)
         assert queued.returncode == 0, err
     finally:
         for proc in (first, queued):
@@ -162,9 +163,9 @@ def test_replay_while_ingest_holds_the_lock(world, tmp_path):
         assert refused.returncode == 2
         assert BUSY in " ".join(refused.stderr.split()), refused.stderr
         queued = start("replay", "--data", str(root), "--wait", cwd=tmp_path)
-        _, err = ingesting.communicate(timeout=60)
+        _, err = ingesting.communicate(timeout=HANG_GUARD)
         assert ingesting.returncode == 0, err
-        _, err = queued.communicate(timeout=60)
+        _, err = queued.communicate(timeout=HANG_GUARD)
         assert queued.returncode == 0, err
     finally:
         for proc in (ingesting, queued):

@@ -131,8 +131,8 @@ def test_cli_stats_formats(archive):
     assert "dan" in table.output
     csv = runner.invoke(app, ["stats", "--data", str(archive), "--format", "csv"])
     lines = csv.output.strip().splitlines()
-    assert lines[0].startswith("player,hands,wins,win_rate")
-    assert lines[1].startswith("dan,4,1,0.25")
+    assert lines[0].startswith("player,unit,hands,wins,win_rate")
+    assert lines[1].startswith("dan,fan,4,1,0.25")
     as_json = json.loads(runner.invoke(app, ["stats", "--data", str(archive), "--format", "json"]).output)
     assert [r["player"] for r in as_json] == ["dan", "ann", "cat", "bob"]
     monthly = runner.invoke(app, ["stats", "--data", str(archive), "--by", "month", "--since", "2026-02-01"])
@@ -149,3 +149,22 @@ def test_cli_stats_json_gives_the_fan_distribution_as_data(archive):
     assert by_player["dan"]["fan_distribution"] == [{"fan": 7, "wins": 1}]
     assert by_player["bob"]["fan_distribution"] == [{"fan": 4, "wins": 1}]
     assert by_player["ann"]["fan_distribution"] == []  # no wins
+
+
+def test_statistics_never_add_two_units(tmp_path: Path) -> None:
+    """A player's 13.44 "average fan" was 3.5 phán blended with 37.5 card points."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    data = tmp_path / "data"
+    ingest([str(examples / f"{n}.jsonl") for n in ("vn160-evening", "american-evening")], data)
+    replay_archive(data)
+    con = connect(data)
+    mixed = player_stats(con)
+    assert set(mixed["unit"]) == {"phán", "card points"}
+    for unit, ruleset in (("phán", "vn-160"), ("card points", "american")):
+        alone = player_stats(connect(data), Filters(ruleset=ruleset))
+        assert set(alone["unit"]) == {unit}
+        rows = mixed.filter(mixed["unit"] == unit).sort("player")
+        # the row of each unit is exactly the figures of that ruleset alone
+        assert rows.drop("unit").equals(alone.sort("player").drop("unit"))
+    tsv = runner.invoke(app, ["stats", "--data", str(data), "--format", "tsv"])
+    assert tsv.exit_code == 2 and "--ruleset" in tsv.output
