@@ -46,7 +46,7 @@ demo: $(DEMO_STAMP)
 	$(BIN)/mjaudit demo
 
 schema: env
-	$(BIN)/python -m schemas.generate
+	$(BIN)/python -m mjaudit.parts.schemas.generate
 
 bench: env
 	$(BIN)/python bench/ingest.py

@@ -52,9 +52,9 @@ class ChunkResult:
 
 def run_chunk(task: tuple[str, int, int, float]) -> ChunkResult:
     """Simulate whole sittings until ``quota`` hands, then replay and score them."""
-    from replay.engine import replay_games
-    from replay.sim import simulate
-    from replay.sim.accuracy import score
+    from mjaudit.parts.replay.engine import replay_games
+    from mjaudit.parts.replay.sim import simulate
+    from mjaudit.parts.replay.sim.accuracy import score
 
     ruleset, seed, quota, rate = task
     out = ChunkResult(ruleset)

@@ -18,10 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mjaudit.parts.replay.american.card import Card, sample_card
+from mjaudit.parts.replay.american.matcher import ExposureShape, best_match, compile_card
+from mjaudit.parts.replay.american.tiles import JOKER_KIND, N_KINDS
+
 from bench.common import add_smoke, print_peak_memory
-from replay.american.card import Card, sample_card
-from replay.american.matcher import ExposureShape, best_match, compile_card
-from replay.american.tiles import JOKER_KIND, N_KINDS
 
 
 def big_card(base: Card, copies: int = 6) -> Card:

@@ -34,13 +34,14 @@ import pyarrow.compute as pc
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from mjaudit.parts.dashboards.table_view import table_view  # noqa: E402
+from mjaudit.parts.ingest.store import DataDir, Part  # noqa: E402
+from mjaudit.parts.schemas.records import parse_record  # noqa: E402
+from mjaudit.parts.schemas.rows import RowBuffers  # noqa: E402
+from mjaudit.parts.schemas.tables import ALL_TABLES  # noqa: E402
+
 from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
 from bench.synthlog import hand as synth_hand  # noqa: E402
-from dashboards.table_view import table_view  # noqa: E402
-from ingest.store import DataDir, Part  # noqa: E402
-from schemas.records import parse_record  # noqa: E402
-from schemas.rows import RowBuffers  # noqa: E402
-from schemas.tables import ALL_TABLES  # noqa: E402
 
 HANDS_PER_GAME = 16
 N_PLAYERS = 2000
@@ -391,8 +392,8 @@ def _timed(fn: Callable[[], object]) -> float:
 
 def measure(root: Path) -> list[tuple[str, str, float]]:
     """(page, query, seconds) for the queries behind each page, nothing cached."""
-    from dashboards import data as dd
-    from dashboards.queries import Filters
+    from mjaudit.parts.dashboards import data as dd
+    from mjaudit.parts.dashboards.queries import Filters
 
     timings: list[tuple[str, str, float]] = []
     t0 = time.perf_counter()
@@ -465,9 +466,8 @@ def measure_pages(root: Path) -> list[tuple[str, float]]:
     every page with filters it has not seen (so no query result is cached)."""
     import os
 
+    from mjaudit.parts.dashboards.app import DATA_ENV, SCRIPT
     from streamlit.testing.v1 import AppTest
-
-    from dashboards.app import DATA_ENV, SCRIPT
 
     os.environ[DATA_ENV] = str(root)
     at = AppTest.from_file(SCRIPT, default_timeout=300)

@@ -16,8 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import add_smoke, print_peak_memory
-from replay.hk import (
+from mjaudit.parts.replay.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     WinContext,
@@ -26,7 +25,9 @@ from replay.hk import (
     options_for,
     settle,
 )
-from replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.melds import Meld, MeldKind
+
+from bench.common import add_smoke, print_peak_memory
 
 
 def random_win(rng: random.Random) -> WinContext:

@@ -150,9 +150,9 @@ def run_atheris(seconds: float) -> int:
     import atheris
 
     with atheris.instrument_imports():
-        from ingest import pipeline, sheets, sources
-        from schemas import records
-    from ingest.pipeline import ingest
+        from mjaudit.parts.ingest import pipeline, sheets, sources
+        from mjaudit.parts.schemas import records
+    from mjaudit.parts.ingest.pipeline import ingest
 
     stats = Stats()
     folder = Path(tempfile.mkdtemp(prefix="mjaudit-fuzz-"))

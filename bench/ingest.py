@@ -32,7 +32,7 @@ def run_one(path: Path, data: Path) -> tuple[float, float, int, str]:
     """Ingest ``path`` into a fresh ``data`` in a child; (wall s, CPU s, peak KiB, stdout)."""
     shutil.rmtree(data, ignore_errors=True)
     code = (
-        "import sys; from ingest.pipeline import ingest; "
+        "import sys; from mjaudit.parts.ingest.pipeline import ingest; "
         f"s = ingest([{str(path)!r}], {str(data)!r}); "
         "print(s.hands_added, s.n_quarantined)"
     )

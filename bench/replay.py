@@ -28,20 +28,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
+from mjaudit.parts.replay.engine import replay_games  # noqa: E402
+from mjaudit.parts.replay.hk import evaluate, options_for  # noqa: E402
+from mjaudit.parts.schemas.records import parse_record  # noqa: E402
 
 from bench.common import add_smoke, print_peak_memory  # noqa: E402
 from bench.fan_eval import random_win  # noqa: E402
 from bench.synthlog import records as synth_records  # noqa: E402
-from replay.engine import replay_games  # noqa: E402
-from replay.hk import evaluate, options_for  # noqa: E402
-from schemas.records import parse_record  # noqa: E402
 
 
 def load(source: str, hands: int, ruleset: str) -> list[dict]:
     if source == "synth":
         raw = (msgspec.json.encode(r) for r in synth_records(hands, seed=11))
         return [parse_record(r).record for r in raw]
-    from replay.sim import simulate
+    from mjaudit.parts.replay.sim import simulate
 
     out: list[dict] = []
     games = max(1, hands // 12)
@@ -105,9 +105,9 @@ def _time(ctxs: list, opts: object) -> float:
 
 def _archive(recs: list[dict]) -> tuple[float, int]:
     """CPU seconds of ``replay_archive`` over ``recs`` ingested into a fresh data folder."""
-    from ingest.pipeline import ingest
-    from replay.archive import replay_archive
-    from schemas.records import canonical_json
+    from mjaudit.parts.ingest.pipeline import ingest
+    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.schemas.records import canonical_json
 
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "hands.jsonl"

@@ -51,12 +51,12 @@ print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": max(main, childre
 
 BODIES = {
     "ingest": (
-        "from ingest.pipeline import ingest\n"
+        "from mjaudit.parts.ingest.pipeline import ingest\n"
         "s = ingest({logs!r}, {data!r})\n"
         "out = {{'hands': s.hands_added}}"
     ),
     "replay": (
-        "from replay.archive import replay_archive\n"
+        "from mjaudit.parts.replay.archive import replay_archive\n"
         "s = replay_archive({data!r}, workers={workers})\n"
         "out = {{'hands': s.replayed}}"
     ),
@@ -69,7 +69,7 @@ BODIES = {
     ),
     # The dashboard's headline figures over the whole archive (connect + overview).
     "overview": (
-        "from dashboards.queries import connect, overview\n"
+        "from mjaudit.parts.dashboards.queries import connect, overview\n"
         "head = overview(connect({data!r}))\n"
         "out = {{'hands': head['hands']}}"
     ),

@@ -17,8 +17,7 @@ from typing import Any
 
 import msgspec
 import zstandard
-
-from schemas.tiles import PLAYING_TILES
+from mjaudit.parts.schemas.tiles import PLAYING_TILES
 
 PLAYERS = [f"player{i:02d}" for i in range(12)]
 RESERVED_TAIL = 0  # hk-mahjongo draws the whole wall

@@ -1,4 +1,4 @@
-"""``python -m dashboards [--data DIR] [--port P] [--host H]``: the same as
+"""``python -m mjaudit.parts.dashboards [--data DIR] [--port P] [--host H]``: the same as
 ``mjaudit dashboard``, for use before the CLI command is wired."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from dashboards.app import launch
+from mjaudit.parts.dashboards.app import launch
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m dashboards", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m mjaudit.parts.dashboards", description=__doc__)
     ap.add_argument("--data", type=Path, default=Path("mjdata"))
     ap.add_argument("--port", type=int, default=8501)
     ap.add_argument("--host", default="127.0.0.1")

@@ -37,8 +37,7 @@ from typing import Any
 import duckdb
 import polars as pl
 import pyarrow as pa
-
-from dashboards.queries import (
+from mjaudit.parts.dashboards.queries import (
     LOCAL_TIME,
     Filters,
     create_views,
@@ -46,11 +45,11 @@ from dashboards.queries import (
     player_stats,
     units_cte,
 )
-from ingest.partitions import Scope
-from ingest.store import DataDir
-from schemas.rows import records_from_tables
-from schemas.rulesets import RULESETS, Game
-from schemas.tables import ALL_TABLES, INGEST_TABLES
+from mjaudit.parts.ingest.partitions import Scope
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.schemas.rows import records_from_tables
+from mjaudit.parts.schemas.rulesets import RULESETS, Game
+from mjaudit.parts.schemas.tables import ALL_TABLES, INGEST_TABLES
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -812,7 +811,7 @@ def hand_report(
 ) -> str | None:
     """The HTML audit report of one hand (``hand_no`` None: the whole sitting) of the
     archive at ``root``, as ``mjaudit report`` writes it; None for no such hand."""
-    from dashboards.report import archive_report
+    from mjaudit.parts.dashboards.report import archive_report
 
     return archive_report(load_sitting(con, game_id), root, hand_no)
 

@@ -5,9 +5,9 @@ queries derive it)."""
 
 from __future__ import annotations
 
-from dashboards import cards_svg, tiles_svg
-from ingest.partitions import game_of
-from schemas.rulesets import Game
+from mjaudit.parts.dashboards import cards_svg, tiles_svg
+from mjaudit.parts.ingest.partitions import game_of
+from mjaudit.parts.schemas.rulesets import Game
 
 CARD_RATIO = 0.75  # a card is drawn this many times as wide as a tile of the same row
 

@@ -37,10 +37,9 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-
-from ingest.partitions import Scope, game_of, prune, segments
-from ingest.store import DataDir
-from schemas.tables import ALL_TABLES
+from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.schemas.tables import ALL_TABLES
 
 # The tables player_stats and summary_tsv read (and stats' count of hands not replayed).
 STATS_TABLES = ("hands", "hand_results", "scores", "findings")
@@ -322,7 +321,7 @@ def player_stats(
 def units_cte() -> str:
     """``units(ruleset, unit) AS (VALUES ('hk-classic', 'fan'), …)``: each ruleset's unit,
     from the registry (SQL literals of our own ids and words, no user text)."""
-    from replay.registry import RULESETS
+    from mjaudit.parts.replay.registry import RULESETS
 
     values = ", ".join(f"('{r.id}', '{r.unit}')" for r in RULESETS.values())
     return f"units(ruleset, unit) AS (VALUES {values})"

@@ -23,14 +23,20 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from dashboards.faces import is_cards
-from dashboards.ledger import ledger_view
-from dashboards.table_view import ledger_html, steps_with_engine, table_html, table_view
+from mjaudit.parts.dashboards.faces import is_cards
+from mjaudit.parts.dashboards.ledger import ledger_view
+from mjaudit.parts.dashboards.table_view import (
+    ledger_html,
+    steps_with_engine,
+    table_html,
+    table_view,
+)
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import CLASS_LABEL, Finding, FindingClass, HandReport, points
+from mjaudit.parts.replay.registry import rules_ref
+from mjaudit.parts.replay.render import outcome_lines
+
 from mjaudit import __version__
-from replay.engine import replay_games
-from replay.findings import CLASS_LABEL, Finding, FindingClass, HandReport, points
-from replay.registry import rules_ref
-from replay.render import outcome_lines
 
 
 @dataclass(frozen=True)
@@ -412,7 +418,7 @@ def archive_report(
     """The report of one sitting's hand (None: all of it) from the archive at ``root``:
     the sitting is replayed with the folder's american cards, as ``mjaudit replay`` does.
     None when the sitting is not there; LookupError for a hand it does not have."""
-    from replay.american.card import register_folder
+    from mjaudit.parts.replay.american.card import register_folder
 
     if not records:
         return None

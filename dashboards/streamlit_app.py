@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
-
-from dashboards import ui
+from mjaudit.parts.dashboards import ui
 
 HERE = Path(__file__).parent
 

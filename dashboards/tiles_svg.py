@@ -23,8 +23,8 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
-from replay.vn160.tiles import KHUNG_NUMBER
-from schemas.tiles import KHUNG, KHUNG_EXTRA_SETS
+from mjaudit.parts.replay.vn160.tiles import KHUNG_NUMBER
+from mjaudit.parts.schemas.tiles import KHUNG, KHUNG_EXTRA_SETS
 
 W, H = 60, 80  # the view box; a tile is drawn at any width with this aspect
 FACE, EDGE, LINE = "#fffaf0", "#d9ccab", "#a89a7a"
@@ -407,7 +407,7 @@ def tiles_html(codes: list[str] | tuple[str, ...], width: int = 34, state: str =
 
 def sample_sheet(width: int = 40) -> str:
     """Every tile of every mahjong set once: a picture to check the drawings by eye."""
-    from schemas.tiles import AMERICAN, VN160
+    from mjaudit.parts.schemas.tiles import AMERICAN, VN160
 
     codes = list(dict.fromkeys([*VN160.codes, *AMERICAN.codes]))
     rows = [codes[i : i + 9] for i in range(0, len(codes), 9)]

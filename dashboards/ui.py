@@ -29,11 +29,10 @@ from urllib.parse import urlencode
 import altair as alt
 import polars as pl
 import streamlit as st
-
-from dashboards import data
-from dashboards.app import DATA_ENV
-from dashboards.queries import Filters
-from ingest.partitions import Scope
+from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.app import DATA_ENV
+from mjaudit.parts.dashboards.queries import Filters
+from mjaudit.parts.ingest.partitions import Scope
 
 DEFAULT_DATA = "mjdata"
 ALL = "All"

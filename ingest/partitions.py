@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePosixPath
 
-from schemas.rulesets import RULESETS, Game
+from mjaudit.parts.schemas.rulesets import RULESETS, Game
 
 
 def game_of(ruleset: str) -> str:

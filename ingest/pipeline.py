@@ -19,10 +19,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow as pa
-
-from ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
-from ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
-from ingest.sources import (
+from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
+from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
+from mjaudit.parts.ingest.sources import (
     DEFAULT_LIMITS,
     BrokenStream,
     Limits,
@@ -32,9 +31,15 @@ from ingest.sources import (
     is_log_file,
     read_records,
 )
-from ingest.store import DataDir, Part
-from schemas.records import ErrorCode, ParsedRecord, RecordError, parse_object, parse_record
-from schemas.rows import RowBuffers
+from mjaudit.parts.ingest.store import DataDir, Part
+from mjaudit.parts.schemas.records import (
+    ErrorCode,
+    ParsedRecord,
+    RecordError,
+    parse_object,
+    parse_record,
+)
+from mjaudit.parts.schemas.rows import RowBuffers
 
 BATCH_BYTES = 16 << 20
 INDEX_GROUP_BYTES = 64 << 20  # hands files (~160 bytes a hand) hashed at once at start

@@ -34,7 +34,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from schemas.sheet import (
+from mjaudit.parts.schemas.sheet import (
     ENTRY,
     MAX_BASE,
     MAX_FAN,

@@ -33,8 +33,7 @@ import msgspec
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-from schemas.tables import ALL_TABLES
+from mjaudit.parts.schemas.tables import ALL_TABLES
 
 MANIFEST = "_manifest.json"
 CATALOG = "catalog.duckdb"

@@ -1,7 +1,8 @@
 """mahjong-audit: ingest, replay and audit mahjong-family game logs.
 
 The Python API (see :mod:`mjaudit.api`): :func:`read_log`, :func:`replay_hand`,
-:func:`open`, :func:`ingest`, :func:`replay`.
+:func:`open`, :func:`ingest`, :func:`replay`. The parts of the product, the repository's
+folders, are importable as ``mjaudit.parts.<folder>`` (``mjaudit.parts.replay.hk.scoring``).
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-    from ingest.pipeline import IngestSummary
-    from replay.archive import ReplaySummary
-    from replay.findings import HandReport
+    from mjaudit.parts.ingest.pipeline import IngestSummary
+    from mjaudit.parts.replay.archive import ReplaySummary
+    from mjaudit.parts.replay.findings import HandReport
 
 
 class BadRecord(ValueError):
@@ -56,8 +56,8 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
     ...
     mjaudit.api.BadRecord: .../bad.jsonl:1: ...
     """
-    from ingest.sources import BrokenStream, read_records
-    from schemas.records import RecordError, parse_record
+    from mjaudit.parts.ingest.sources import BrokenStream, read_records
+    from mjaudit.parts.schemas.records import RecordError, parse_record
 
     source = Path(path)
     records: list[dict[str, Any]] = []
@@ -91,7 +91,7 @@ def replay_hand(
     >>> rep.hand_no, rep.matches_recorded
     (2, True)
     """
-    from replay.engine import replay_hand as replay_one
+    from mjaudit.parts.replay.engine import replay_hand as replay_one
 
     return replay_one(dict(record), options, previous)
 
@@ -122,9 +122,9 @@ class Archive:
 
 def open(data_dir: str | Path) -> Archive:
     """Open a data folder written by ``mjaudit ingest`` / ``replay`` for reading."""
-    from dashboards.queries import connect
-    from ingest.store import DataDir
-    from schemas.tables import ALL_TABLES
+    from mjaudit.parts.dashboards.queries import connect
+    from mjaudit.parts.ingest.store import DataDir
+    from mjaudit.parts.schemas.tables import ALL_TABLES
 
     store = DataDir(data_dir)
     if not store.exists():
@@ -138,11 +138,11 @@ def ingest(paths: Iterable[str | Path], data_dir: str | Path, replay: bool = Tru
     bad records are quarantined whole (the summary counts them by code), the rest kept;
     with ``replay`` (the default) the hands added are replayed at once.
     """
-    from ingest.pipeline import ingest as run_ingest
+    from mjaudit.parts.ingest.pipeline import ingest as run_ingest
 
     summary = run_ingest([str(p) for p in paths], Path(data_dir))
     if replay and summary.hands_added:
-        from replay.archive import replay_archive
+        from mjaudit.parts.replay.archive import replay_archive
 
         replay_archive(data_dir, wait=True)
     return summary
@@ -158,6 +158,6 @@ def replay(data_dir: str | Path, workers: int = 1) -> ReplaySummary:
     >>> summary.replayed == summary.hands > 0
     True
     """
-    from replay.archive import replay_archive
+    from mjaudit.parts.replay.archive import replay_archive
 
     return replay_archive(data_dir, workers=workers)

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from replay.american.card import Card, CardInvalid, load_and_register, load_card
+from mjaudit.parts.replay.american.card import Card, CardInvalid, load_and_register, load_card
 
 card_app = typer.Typer(
     name="card",
@@ -79,8 +79,8 @@ def match(
     The same matching as `mjaudit score --ruleset american --card FILE`, which also
     prints the payments.
     """
-    from replay.american.score import evaluate, matches_text, parse_hand
-    from replay.scorecard import NotationError
+    from mjaudit.parts.replay.american.score import evaluate, matches_text, parse_hand
+    from mjaudit.parts.replay.scorecard import NotationError
 
     try:
         card = load_card(file)
@@ -117,8 +117,8 @@ def add(
     folder's american hands against the cards it then holds. A card with the same id is
     replaced (a club's corrected card).
     """
-    from ingest.store import DataDir, DataDirBusy, DataDirError
-    from replay.american.card import CARDS_DIR, card_files
+    from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
+    from mjaudit.parts.replay.american.card import CARDS_DIR, card_files
 
     try:
         card = load_card(file)

@@ -98,7 +98,7 @@ def _counting_progress() -> Progress:
 
 def _replay_with_progress(data: Path, **kwargs: Any) -> Any:
     """``replay_archive`` with the hands and table writes counted on stderr."""
-    from replay.archive import replay_archive
+    from mjaudit.parts.replay.archive import replay_archive
 
     progress = _counting_progress()
     hands_task = progress.add_task("replay hands", total=None)
@@ -178,9 +178,9 @@ def ingest(
 
     Exit status: 0 all ingested, 1 some records quarantined, 2 usage or I/O error.
     """
-    from ingest.pipeline import ingest as run_ingest
-    from ingest.sources import NoInput
-    from ingest.store import DataDirBusy, DataDirError
+    from mjaudit.parts.ingest.pipeline import ingest as run_ingest
+    from mjaudit.parts.ingest.sources import NoInput
+    from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
 
     progress = Progress(
         "[progress.description]{task.description}",
@@ -343,11 +343,11 @@ def check(
     """
     import msgspec
 
-    from ingest.sources import BrokenStream, NoInput, expand_paths, read_records
-    from replay.engine import replay_games
-    from replay.render import report_text
-    from schemas.records import RecordError, parse_record
-    from schemas.rulesets import RULESET_IDS
+    from mjaudit.parts.ingest.sources import BrokenStream, NoInput, expand_paths, read_records
+    from mjaudit.parts.replay.engine import replay_games
+    from mjaudit.parts.replay.render import report_text
+    from mjaudit.parts.schemas.records import RecordError, parse_record
+    from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
     if ruleset is not None and ruleset not in RULESET_IDS:
         _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
@@ -401,7 +401,7 @@ def _load_cards(paths: list[Path]) -> None:
     if not paths:
         return
     from mjaudit.card_cli import load_card_for_check
-    from replay.american.card import CardInvalid
+    from mjaudit.parts.replay.american.card import CardInvalid
 
     for path in paths:
         try:
@@ -500,8 +500,8 @@ def replay(
     `pip install mahjong-audit\\[distributed]`). Exit status: 1 if the engine failed on a
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
-    from ingest.store import DataDirBusy, DataDirError
-    from replay.distributed import DistributedUnavailable
+    from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
+    from mjaudit.parts.replay.distributed import DistributedUnavailable
 
     if scheduler is not None and cluster is not None:
         err.print("[red]error:[/red] give either --scheduler ADDRESS or --cluster local, not both")
@@ -596,9 +596,9 @@ def show(
     """Print the table at one event of an ingested hand, with the findings so far."""
     import polars as pl
 
-    from ingest.store import DataDir, DataDirError
-    from replay.engine import POSITIONS, position_text
-    from schemas.rows import records_from_tables
+    from mjaudit.parts.ingest.store import DataDir, DataDirError
+    from mjaudit.parts.replay.engine import POSITIONS, position_text
+    from mjaudit.parts.schemas.rows import records_from_tables
 
     try:
         store = DataDir(data)
@@ -631,12 +631,12 @@ def show(
     try:
         text = position_text(rec, n - 1 if at is None else at)
     except Exception as exc:  # one bad record: say so, as replay's ENGINE_ERROR does
-        from replay.engine import engine_error
+        from mjaudit.parts.replay.engine import engine_error
 
         _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
         raise typer.Exit(EXIT_FINDINGS) from None
     if fmt is OutFormat.json:
-        from replay.engine import replay_hand
+        from mjaudit.parts.replay.engine import replay_hand
 
         upto = n - 1 if at is None else at
         found = [
@@ -669,7 +669,7 @@ def compact(
     fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
-    from ingest.store import DataDir, DataDirBusy, DataDirError
+    from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
 
     try:
         store = DataDir(data)
@@ -727,7 +727,7 @@ def simulate(
     Every action goes through the rules engine. Planted violations are labelled in
     FILE.labels.jsonl (game_id, hand_no, event_index, expected code), never in the log.
     """
-    from replay.sim import write_simulation
+    from mjaudit.parts.replay.sim import write_simulation
 
     path = out_path or Path(f"sim-{ruleset}-{seed}.jsonl")
     progress = _counting_progress()
@@ -820,7 +820,7 @@ def stats(
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code).
     """
-    from dashboards.queries import (
+    from mjaudit.parts.dashboards.queries import (
         STATS_TABLES,
         Filters,
         MixedUnits,
@@ -829,8 +829,8 @@ def stats(
         player_stats,
         summary_tsv,
     )
-    from ingest.store import DataDirError
-    from schemas.rulesets import RULESET_IDS
+    from mjaudit.parts.ingest.store import DataDirError
+    from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
     if ruleset is not None and ruleset not in RULESET_IDS:
         _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
@@ -843,7 +843,7 @@ def stats(
     chosen = game.value if game is not GameChoice.auto else None
     if chosen is None:
         chosen = "chan" if found == {"chan"} else "mahjong"
-        if len(found) > 1:
+        if len(found) > 1 and ruleset is None:
             err.print("note: mahjong figures only; Chắn hands are counted with --game chan")
     filters = Filters(
         ruleset=ruleset,
@@ -896,7 +896,7 @@ def stats(
         "violations",
     ]
     for c in cols:
-        table.add_column(c, justify="left" if c in ("player", by.value) else "right")
+        table.add_column(c, justify="left" if c in ("player", "unit", by.value) else "right")
 
     def pct(x: float | None) -> str:
         return "-" if x is None else f"{100 * x:.1f}"
@@ -942,7 +942,7 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
     """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
     import polars as pl
 
-    from dashboards.data import chan_player_stats, cuoc_frequency, open_archive
+    from mjaudit.parts.dashboards.data import chan_player_stats, cuoc_frequency, open_archive
 
     archive = open_archive(data, filters.scope())  # type: ignore[attr-defined]
     con = archive.cursor()
@@ -1004,7 +1004,7 @@ def dashboard(
     Club overview, players, fans, violations and a hand replayer. Streamlit runs headless,
     binds to this machine only unless --host says otherwise, and sends no usage data.
     """
-    from dashboards.app import launch
+    from mjaudit.parts.dashboards.app import launch
 
     raise typer.Exit(launch(data, port, host))
 
@@ -1037,9 +1037,9 @@ def demo(
     """
     import time
 
-    from ingest.pipeline import ingest as run_ingest
-    from replay.archive import replay_archive
-    from replay.sim import write_simulation
+    from mjaudit.parts.ingest.pipeline import ingest as run_ingest
+    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.replay.sim import write_simulation
 
     started = time.perf_counter()
     logs = data / "logs"

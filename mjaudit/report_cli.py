@@ -50,8 +50,8 @@ def _from_log(
 ) -> tuple[list[dict[str, Any]], int | None]:
     """The records of one sitting of ``log`` (a log of several needs ``game_id``) and the
     hand asked for: ``report --log FILE 3`` names hand 3 of a log of one sitting."""
-    from ingest.sources import BrokenStream, read_records
-    from schemas.records import RecordError, parse_record
+    from mjaudit.parts.ingest.sources import BrokenStream, read_records
+    from mjaudit.parts.schemas.records import RecordError, parse_record
 
     if not log.is_file():
         _fail(f"{log}: no such log file")
@@ -86,9 +86,9 @@ def _from_log(
 
 
 def _from_archive(data: Path, game_id: str, hand_no: int | None) -> str:
-    from dashboards.data import NoData, load_sitting, open_archive
-    from dashboards.report import archive_report
-    from ingest.store import DataDirError
+    from mjaudit.parts.dashboards.data import NoData, load_sitting, open_archive
+    from mjaudit.parts.dashboards.report import archive_report
+    from mjaudit.parts.ingest.store import DataDirError
 
     try:
         archive = open_archive(data)
@@ -160,7 +160,7 @@ def report(
     Examples: `mjaudit report lotus-2024-10-05-t3 4 -o hand4.html`;
     `mjaudit report --log examples/vn160-evening.jsonl --hand 3 -o hand3.html --pdf`.
     """
-    from dashboards.report import PdfUnavailable, pick, replay_records, to_pdf
+    from mjaudit.parts.dashboards.report import PdfUnavailable, pick, replay_records, to_pdf
 
     if hand is not None and hand_no is not None and hand != hand_no:
         _fail(f"--hand {hand} and HAND_NO {hand_no} name different hands: give one")

@@ -30,15 +30,14 @@ from typing import Any
 
 import polars as pl
 import pyarrow as pa
-
-from ingest.store import WORK, DataDir, Part, PartWriter
-from replay.american.card import cards_digest, register_folder
-from replay.engine import replay_games
-from replay.findings import ENGINE_ERROR, SERIOUS, HandReport
-from replay.plan import HAND_TABLES, bucket_of, chunks, done_hash, plan, stale_games
-from replay.ranges import GameRange, in_range, ranges_of
-from schemas.rows import records_from_tables
-from schemas.tables import REPLAY_TABLES
+from mjaudit.parts.ingest.store import WORK, DataDir, Part, PartWriter
+from mjaudit.parts.replay.american.card import cards_digest, register_folder
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import ENGINE_ERROR, SERIOUS, HandReport
+from mjaudit.parts.replay.plan import HAND_TABLES, bucket_of, chunks, done_hash, plan, stale_games
+from mjaudit.parts.replay.ranges import GameRange, in_range, ranges_of
+from mjaudit.parts.schemas.rows import records_from_tables
+from mjaudit.parts.schemas.tables import REPLAY_TABLES
 
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
@@ -408,7 +407,7 @@ def replay_archive(
     """
     distributed = scheduler is not None or cluster is not None
     if distributed:
-        from replay.distributed import require_dask
+        from mjaudit.parts.replay.distributed import require_dask
 
         if scheduler is not None and cluster is not None:
             raise ValueError("give either a Dask scheduler address or cluster='local', not both")
@@ -496,7 +495,7 @@ def _runner(workers: int, scheduler: str | None, cluster: str | None) -> Iterato
     """``run(fn, jobs)``: ``fn(*job)`` for every job, results as they complete (their order
     never reaches the output: every bucket's rows are sorted on a unique key)."""
     if scheduler is not None or cluster is not None:
-        from replay.distributed import dask_runner
+        from mjaudit.parts.replay.distributed import dask_runner
 
         with dask_runner(scheduler, workers) as run:
             yield run

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from schemas.tiles import MAHJONG, PLAYING_TILES
+from mjaudit.parts.schemas.tiles import MAHJONG, PLAYING_TILES
 
 N_KINDS = len(PLAYING_TILES)  # 34
 assert N_KINDS == 34

@@ -15,7 +15,7 @@ from enum import Enum
 from functools import cache
 from itertools import product
 
-from replay.counts import EAST, N_KINDS, ORPHANS
+from mjaudit.parts.replay.counts import EAST, N_KINDS, ORPHANS
 
 #: One split of one suit: (pair tile or -1, chow starts, pung tiles), tiles absolute.
 SuitSplit = tuple[int, tuple[int, ...], tuple[int, ...]]

@@ -12,9 +12,9 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from replay import registry
-from replay.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
-from replay.ruleset import PositionFn, ReplayFn
+from mjaudit.parts.replay import registry
+from mjaudit.parts.replay.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.ruleset import PositionFn, ReplayFn
 
 # Derived from the registry (one entry per ruleset folder); nothing here names a ruleset.
 REGISTRY: dict[str, ReplayFn] = {rid: r.replay for rid, r in registry.RULESETS.items()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from replay.counts import EAST, code
+from mjaudit.parts.replay.counts import EAST, code
 
 
 class MeldKind(Enum):

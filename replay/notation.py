@@ -17,8 +17,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from replay.options import OptionError
-from replay.scorecard import NotationError, ScoreRequest
+from mjaudit.parts.replay.options import OptionError
+from mjaudit.parts.replay.scorecard import NotationError, ScoreRequest
 
 T = TypeVar("T")
 

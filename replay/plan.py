@@ -22,13 +22,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
-
-from ingest.key_index import CONTENT_HASHES, KEY_HASHES
-from ingest.store import DataDir
-from replay import registry
-from replay.american.card import cards_digest
-from replay.engine import REGISTRY
-from replay.ranges import in_range, ranges_of
+from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay import registry
+from mjaudit.parts.replay.american.card import cards_digest
+from mjaudit.parts.replay.engine import REGISTRY
+from mjaudit.parts.replay.ranges import in_range, ranges_of
 
 N_BUCKETS = 8
 PLAN_HANDS_PER_PASS = 1_000_000  # hands whose keys one pass of plan() joins (~150 MB)

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from replay.findings import HandFindings, points
+from mjaudit.parts.replay.findings import HandFindings, points
 
 
 def numbers(xs: Iterable[float]) -> list[int | float]:

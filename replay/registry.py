@@ -7,17 +7,17 @@ where its finding codes are defined in the rules (:func:`rules_ref`).
 
 from __future__ import annotations
 
-from replay.american import checklist as american_checklist
-from replay.american import ruleset as american
-from replay.chan import checklist as chan_checklist
-from replay.chan import ruleset as chan
-from replay.findings import ENGINE_ERROR
-from replay.hk import checklist as hk_checklist
-from replay.hk import ruleset as hk
-from replay.ruleset import Ruleset
-from replay.vn160 import checklist as vn160_checklist
-from replay.vn160 import ruleset as vn160
-from schemas.rulesets import RULESET_IDS
+from mjaudit.parts.replay.american import checklist as american_checklist
+from mjaudit.parts.replay.american import ruleset as american
+from mjaudit.parts.replay.chan import checklist as chan_checklist
+from mjaudit.parts.replay.chan import ruleset as chan
+from mjaudit.parts.replay.findings import ENGINE_ERROR
+from mjaudit.parts.replay.hk import checklist as hk_checklist
+from mjaudit.parts.replay.hk import ruleset as hk
+from mjaudit.parts.replay.ruleset import Ruleset
+from mjaudit.parts.replay.vn160 import checklist as vn160_checklist
+from mjaudit.parts.replay.vn160 import ruleset as vn160
+from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
 _DECLARED = {r.id: r for folder in (hk, vn160, american, chan) for r in folder.RULESETS}
 

@@ -3,9 +3,9 @@ ruleset's table positions (``mjaudit show``) are in its own folder."""
 
 from __future__ import annotations
 
-from replay import registry
-from replay.findings import CLASS_LABEL, HandReport
-from replay.ruleset import fan_line
+from mjaudit.parts.replay import registry
+from mjaudit.parts.replay.findings import CLASS_LABEL, HandReport
+from mjaudit.parts.replay.ruleset import fan_line
 
 
 def _signed(x: float) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from replay.findings import HandReport
+from mjaudit.parts.replay.findings import HandReport
 
 WINDS = "ESWN"
 

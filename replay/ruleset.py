@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.findings import HandReport
-from replay.scorecard import Scorer
-from schemas.rulesets import RULESETS as SHAPES
-from schemas.rulesets import Game, RulesetShape
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.scorecard import Scorer
+from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
+from mjaudit.parts.schemas.rulesets import Game, RulesetShape
 
 ReplayFn = Callable[..., HandReport]
 """``(record, overrides, previous, observer) -> HandReport``: one hand, pure."""

@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
-
-from replay.findings import Finding, FindingClass, HandReport
-from replay.stepping import report_base
-from schemas.sheet import SheetError, SheetLine, settle
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.stepping import report_base
+from mjaudit.parts.schemas.sheet import SheetError, SheetLine, settle
 
 
 def replay_sheet(

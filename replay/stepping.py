@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from replay.findings import Stop
+from mjaudit.parts.replay.findings import Stop
 
 
 class HandMachine(Protocol):

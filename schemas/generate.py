@@ -1,11 +1,11 @@
-"""Write the published JSON Schema: ``python -m schemas.generate`` (a test checks it is fresh)."""
+"""Write the published JSON Schema: ``python -m mjaudit.parts.schemas.generate`` (a test checks it is fresh)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from schemas.mjlog import json_schema
+from mjaudit.parts.schemas.mjlog import json_schema
 
 SCHEMA_PATH = Path(__file__).with_name("mjlog-1.schema.json")
 

@@ -23,16 +23,15 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
-from msgspec import Meta, Struct, field
-
-from schemas.rulesets import RULESET_IDS
-from schemas.sheet import SheetLine
-from schemas.tiles import (
+from mjaudit.parts.schemas.rulesets import RULESET_IDS
+from mjaudit.parts.schemas.sheet import SheetLine
+from mjaudit.parts.schemas.tiles import (
     AMERICAN,
     CHAN,
     MAHJONG,
     VN160,
 )
+from msgspec import Meta, Struct, field
 
 FORMAT = "mjlog/1"
 MAX_SEATS = 5  # chan is played by 2-5 players; mahjong by 4 (2 in hk-mahjongo-2p)

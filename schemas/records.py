@@ -19,11 +19,19 @@ from enum import StrEnum
 from typing import Any
 
 import msgspec
-
-from schemas.mjlog import EVENT_TYPES, FORMAT, Event, HandRecord, Penalty, Result, Seat, Tile
-from schemas.rulesets import RULESET_IDS, RULESETS, RulesetShape
-from schemas.strict import Header, strict_record_type
-from schemas.tiles import TileSet, UnknownTile
+from mjaudit.parts.schemas.mjlog import (
+    EVENT_TYPES,
+    FORMAT,
+    Event,
+    HandRecord,
+    Penalty,
+    Result,
+    Seat,
+    Tile,
+)
+from mjaudit.parts.schemas.rulesets import RULESET_IDS, RULESETS, RulesetShape
+from mjaudit.parts.schemas.strict import Header, strict_record_type
+from mjaudit.parts.schemas.tiles import TileSet, UnknownTile
 
 
 class ErrorCode(StrEnum):

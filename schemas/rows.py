@@ -19,11 +19,10 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from schemas.event_columns import EventColumns
-from schemas.records import EVENT_FIELDS, ParsedRecord
-from schemas.rulesets import RULESETS
-from schemas.tables import EVENT_COLUMNS, INGEST_TABLES
+from mjaudit.parts.schemas.event_columns import EventColumns
+from mjaudit.parts.schemas.records import EVENT_FIELDS, ParsedRecord
+from mjaudit.parts.schemas.rulesets import RULESETS
+from mjaudit.parts.schemas.tables import EVENT_COLUMNS, INGEST_TABLES
 
 _json = msgspec.json.Encoder(order="sorted")
 _RESULT_COLUMNS = ("winners", "fan", "patterns", "deltas")

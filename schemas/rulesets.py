@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
 
 
 class Game(StrEnum):

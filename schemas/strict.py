@@ -19,10 +19,9 @@ import types
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
+from mjaudit.parts.schemas.mjlog import BlindTile, Event, HandRecord, Penalty, Result, Seat, Tile
+from mjaudit.parts.schemas.tiles import TileSet
 from msgspec import Meta, Struct
-
-from schemas.mjlog import BlindTile, Event, HandRecord, Penalty, Result, Seat, Tile
-from schemas.tiles import TileSet
 
 
 class Header(Struct):

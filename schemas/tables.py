@@ -11,8 +11,7 @@ from __future__ import annotations
 import msgspec
 import msgspec.inspect as mi
 import pyarrow as pa
-
-from schemas.mjlog import Event, HandRecord, Result, Win
+from mjaudit.parts.schemas.mjlog import Event, HandRecord, Result, Win
 
 JSON = pa.string()  # canonical JSON text
 

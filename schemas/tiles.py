@@ -1,4 +1,4 @@
-"""Tile and card codes: the canonical spellings of ``../shared/rules/`` and their aliases.
+"""Tile and card codes: the canonical spellings of the rules (docs/rules/) and their aliases.
 
 Every ruleset writes tiles as short case-sensitive codes (``5s``, ``E``, ``f1``, ``BT2``,
 ``CC``). Logs written by other tools also use two common alias families, which ingest

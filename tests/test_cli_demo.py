@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mjaudit.parts.dashboards.queries import connect, overview
 from typer.testing import CliRunner
 
-from dashboards.queries import connect, overview
 from mjaudit.cli import app
 
 runner = CliRunner()
@@ -53,8 +53,8 @@ def test_demo_runs_end_to_end_and_reuses_its_log(tmp_path: Path) -> None:
 
 
 def test_a_folder_with_a_simulation_and_its_labels_ingests_only_the_hands(tmp_path: Path) -> None:
-    from ingest.pipeline import ingest
-    from replay.sim import write_simulation
+    from mjaudit.parts.ingest.pipeline import ingest
+    from mjaudit.parts.replay.sim import write_simulation
 
     logs = tmp_path / "logs"
     logs.mkdir()

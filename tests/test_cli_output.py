@@ -66,7 +66,7 @@ def test_chan_stats_tsv_is_tab_separated(tmp_path: Path) -> None:
 
 
 def test_an_unknown_event_type_lists_the_vocabulary_without_calling_it_unsupported() -> None:
-    from schemas.records import RecordError, parse_record
+    from mjaudit.parts.schemas.records import RecordError, parse_record
 
     rec = json.loads((EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[0])
     rec["events"][0]["type"] = "riichi"

@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from replay.engine import replay_games
-from replay.sim.accuracy import score
-from schemas.records import parse_record
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.sim.accuracy import score
+from mjaudit.parts.schemas.records import parse_record
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

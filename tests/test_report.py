@@ -11,23 +11,28 @@ from typing import Any
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
-
-from dashboards.ledger import ledger_view
-from dashboards.report import (
+from mjaudit.parts.dashboards.ledger import ledger_view
+from mjaudit.parts.dashboards.report import (
     ReportedHand,
     finding_events,
     hand_report_html,
     replay_records,
     sitting_report_html,
 )
-from dashboards.table_view import ledger_html, steps_with_engine, table_html, table_view
-from ingest.pipeline import ingest
-from ingest.sources import read_records
+from mjaudit.parts.dashboards.table_view import (
+    ledger_html,
+    steps_with_engine,
+    table_html,
+    table_view,
+)
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.sources import read_records
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.registry import rules_ref
+from mjaudit.parts.schemas.records import parse_record
+from typer.testing import CliRunner
+
 from mjaudit.cli import app
-from replay.archive import replay_archive
-from replay.registry import rules_ref
-from schemas.records import parse_record
 from tests.dashboards.archive import GAME, sitting
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

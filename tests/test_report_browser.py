@@ -14,9 +14,14 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from mjaudit.parts.dashboards.report import (
+    CHROMIUM,
+    finding_events,
+    hand_report_html,
+    replay_records,
+)
 from typer.testing import CliRunner
 
-from dashboards.report import CHROMIUM, finding_events, hand_report_html, replay_records
 from mjaudit.cli import app
 from tests.test_report import EXAMPLES, KNOWN, hands_of, known_hand, log_records
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-
-from dashboards import chan_terms, ui
+from mjaudit.parts.dashboards import chan_terms, ui
 
 ctx = ui.require()
 f = ctx.filters

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboards import ui
+from mjaudit.parts.dashboards import ui
 
 ctx = ui.require()
 f = ctx.filters

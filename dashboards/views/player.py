@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-
-from dashboards import ui
+from mjaudit.parts.dashboards import ui
 
 ctx = ui.require()
 f = ctx.filters

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-
-from dashboards import ui
-from dashboards.data import CHAN_STAT_COLUMNS
-from dashboards.queries import STAT_COLUMNS
+from mjaudit.parts.dashboards import ui
+from mjaudit.parts.dashboards.data import CHAN_STAT_COLUMNS
+from mjaudit.parts.dashboards.queries import STAT_COLUMNS
 
 ctx = ui.require()
 st.header("Players")

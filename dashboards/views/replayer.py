@@ -12,11 +12,10 @@ from typing import Any
 
 import polars as pl
 import streamlit as st
-
-from dashboards import chan_terms, ui
-from dashboards.faces import is_cards
-from dashboards.ledger import ledger_view
-from dashboards.table_view import (
+from mjaudit.parts.dashboards import chan_terms, ui
+from mjaudit.parts.dashboards.faces import is_cards
+from mjaudit.parts.dashboards.ledger import ledger_view
+from mjaudit.parts.dashboards.table_view import (
     engine_position,
     engine_report,
     events_html,
@@ -27,7 +26,7 @@ from dashboards.table_view import (
     table_html,
     table_view,
 )
-from replay.engine import supported
+from mjaudit.parts.replay.engine import supported
 
 ctx = ui.require(replayed=False)
 f = ctx.filters

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-
-from dashboards import data, ui
+from mjaudit.parts.dashboards import data, ui
 
 ctx = ui.require()
 f = ctx.filters

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from replay.american.tiles import (
+from mjaudit.parts.replay.american.tiles import (
     COPIES,
     DRAGON_OF_SUIT,
     FLOWER,

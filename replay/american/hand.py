@@ -37,8 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.american.card import Card
-from replay.american.matcher import (
+from mjaudit.parts.replay.american.card import Card
+from mjaudit.parts.replay.american.matcher import (
     ExposureShape,
     Match,
     best_match,
@@ -46,9 +46,9 @@ from replay.american.matcher import (
     exposures_fit,
     match_all,
 )
-from replay.american.options import AmericanOptions
-from replay.american.scoring import add, mahjong_in_error_deltas, settle
-from replay.american.tiles import (
+from mjaudit.parts.replay.american.options import AmericanOptions
+from mjaudit.parts.replay.american.scoring import add, mahjong_in_error_deltas, settle
+from mjaudit.parts.replay.american.tiles import (
     COPIES,
     FLOWER,
     FLOWER_CODES,
@@ -57,9 +57,9 @@ from replay.american.tiles import (
     is_known,
     kind,
 )
-from replay.findings import Finding, HandFindings
-from replay.turns import DISCARD, DRAW, OWN_TURN, FollowsTheLog, claim_of
-from schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
+from mjaudit.parts.replay.findings import Finding, HandFindings
+from mjaudit.parts.replay.turns import DISCARD, DRAW, OWN_TURN, FollowsTheLog, claim_of
+from mjaudit.parts.schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
 
 N = 4
 WIND_NAMES = "ESWN"

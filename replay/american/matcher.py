@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from replay.american.card import Binding, Card, CardHand
-from replay.american.tiles import FLOWER, JOKER_KIND
+from mjaudit.parts.replay.american.card import Binding, Card, CardHand
+from mjaudit.parts.replay.american.tiles import FLOWER, JOKER_KIND
 
 N_NATURAL = FLOWER + 1  # kinds 0..34: every kind but the joker
 

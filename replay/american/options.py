@@ -14,10 +14,10 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from replay.options import Bad as _Bad
-from replay.options import OptionError, checked_changes
-from replay.options import boolean as _bool
-from replay.options import choice as _choice
+from mjaudit.parts.replay.options import Bad as _Bad
+from mjaudit.parts.replay.options import OptionError, checked_changes
+from mjaudit.parts.replay.options import boolean as _bool
+from mjaudit.parts.replay.options import choice as _choice
 
 __all__ = ["AMERICAN", "AmericanOptions", "OptionError", "options_for"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.american.replayer import replay_to
-from replay.findings import findings_text
+from mjaudit.parts.replay.american.replayer import replay_to
+from mjaudit.parts.replay.findings import findings_text
 
 
 def position_text(

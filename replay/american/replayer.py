@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from replay.american.card import Card, CardInvalid, find_card, load_and_register
-from replay.american.hand import AmericanHand
-from replay.american.options import AmericanOptions, OptionError, options_for
-from replay.findings import Finding, FindingClass, HandReport
-from replay.recorded import (
+from mjaudit.parts.replay.american.card import Card, CardInvalid, find_card, load_and_register
+from mjaudit.parts.replay.american.hand import AmericanHand
+from mjaudit.parts.replay.american.options import AmericanOptions, OptionError, options_for
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.recorded import (
     deltas_diff,
     mismatch,
     penalties_diff,
     value_diff,
     winners_diff,
 )
-from replay.rotation import Rotation, check_rotation
-from replay.stepping import report_base, step_to, walk
+from mjaudit.parts.replay.rotation import Rotation, check_rotation
+from mjaudit.parts.replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, AmericanHand], None]
 

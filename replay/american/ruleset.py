@@ -3,12 +3,12 @@ names from the data folder's cards, so a new or changed card replays its hands."
 
 from __future__ import annotations
 
-from replay.american.options import OPTION_NAMES
-from replay.american.position import position_text
-from replay.american.replayer import replay_american
-from replay.american.score import score
-from replay.findings import HandReport
-from replay.ruleset import Ruleset
+from mjaudit.parts.replay.american.options import OPTION_NAMES
+from mjaudit.parts.replay.american.position import position_text
+from mjaudit.parts.replay.american.replayer import replay_american
+from mjaudit.parts.replay.american.score import score
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.ruleset import Ruleset
 
 
 def score_line(rep: HandReport) -> str:

@@ -18,13 +18,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from replay.american.card import Card, CardInvalid, describe_groups, find_card, load_card
-from replay.american.matcher import ExposureShape, Match, best_match, match_all
-from replay.american.options import OPTION_NAMES, AmericanOptions, options_for
-from replay.american.scoring import settle
-from replay.american.tiles import JOKER_KIND, counts, kind
-from replay.notation import Piece, codes, pieces, read_options, refuse_mahjong_flags
-from replay.scorecard import NotationError, PatternLine, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.american.card import (
+    Card,
+    CardInvalid,
+    describe_groups,
+    find_card,
+    load_card,
+)
+from mjaudit.parts.replay.american.matcher import ExposureShape, Match, best_match, match_all
+from mjaudit.parts.replay.american.options import OPTION_NAMES, AmericanOptions, options_for
+from mjaudit.parts.replay.american.scoring import settle
+from mjaudit.parts.replay.american.tiles import JOKER_KIND, counts, kind
+from mjaudit.parts.replay.notation import Piece, codes, pieces, read_options, refuse_mahjong_flags
+from mjaudit.parts.replay.scorecard import NotationError, PatternLine, ScoreReport, ScoreRequest
 
 SEATS = ("E", "S", "W", "N")  # §0: E=1 … N=4; play passes E -> S -> W -> N
 SIZES = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}  # §4.3, the log's call types

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
+from mjaudit.parts.schemas.tiles import AMERICAN, BONUS_TILES, JOKER, UNKNOWN_FLOWER
 
 N_KINDS = 36
 WIND0 = 27

@@ -6,7 +6,7 @@ Modules: :mod:`cards` (codes, names, colours), :mod:`options` (§12), :mod:`comb
 :mod:`state` (the turn machine and the simulator API) and :mod:`replayer` (the plug-in).
 """
 
-from replay.chan.cards import card_name, display, is_red
-from replay.chan.options import ChanOptions, OptionError, options_for
+from mjaudit.parts.replay.chan.cards import card_name, display, is_red
+from mjaudit.parts.replay.chan.options import ChanOptions, OptionError, options_for
 
 __all__ = ["ChanOptions", "OptionError", "card_name", "display", "is_red", "options_for"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from schemas.tiles import CHAN, CHAN_CARDS
+from mjaudit.parts.schemas.tiles import CHAN, CHAN_CARDS
 
 CARDS: tuple[str, ...] = CHAN_CARDS
 CC = "CC"

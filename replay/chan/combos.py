@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from replay.chan.cards import CARDS, CC, RANKS, SUITS
+from mjaudit.parts.replay.chan.cards import CARDS, CC, RANKS, SUITS
 
 NEG = -(10**6)  # "−∞": no arrangement into pairs exists
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from replay.chan.cards import CC, count_red, leo_count, tom_count
-from replay.chan.options import ChanOptions
+from mjaudit.parts.replay.chan.cards import CC, count_red, leo_count, tom_count
+from mjaudit.parts.replay.chan.options import ChanOptions
 
 
 @dataclass(frozen=True)

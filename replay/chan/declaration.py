@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from replay.chan.cuoc import table_for
-from replay.chan.options import ChanOptions
+from mjaudit.parts.replay.chan.cuoc import table_for
+from mjaudit.parts.replay.chan.options import ChanOptions
 
 
 @dataclass(frozen=True)

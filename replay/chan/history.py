@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from replay.chan.cards import CC, rank, same_rank_others, suit
-from replay.chan.options import ChanOptions
+from mjaudit.parts.replay.chan.cards import CC, rank, same_rank_others, suit
+from mjaudit.parts.replay.chan.options import ChanOptions
 
 Hit = tuple[str, str]  # (code, message)
 

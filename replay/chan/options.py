@@ -11,14 +11,16 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from replay.chan.cards import CARDS, DEFAULT_RED
-from replay.options import Bad as _Bad
-from replay.options import OptionError as OptionError  # the engine's callers catch it here
-from replay.options import Validator, checked_changes
-from replay.options import boolean as _bool
-from replay.options import choice as _choice
-from replay.options import int_range as _int
-from replay.options import positive as _positive
+from mjaudit.parts.replay.chan.cards import CARDS, DEFAULT_RED
+from mjaudit.parts.replay.options import Bad as _Bad
+from mjaudit.parts.replay.options import (
+    OptionError as OptionError,  # the engine's callers catch it here
+)
+from mjaudit.parts.replay.options import Validator, checked_changes
+from mjaudit.parts.replay.options import boolean as _bool
+from mjaudit.parts.replay.options import choice as _choice
+from mjaudit.parts.replay.options import int_range as _int
+from mjaudit.parts.replay.options import positive as _positive
 
 GA_IDS: tuple[str, ...] = (
     "ga_u_bon_bach_thu",

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.chan.cards import CARDS, display
-from replay.chan.combos import arrange
-from replay.chan.replayer import replay_to
-from replay.chan.state import ChanHand
+from mjaudit.parts.replay.chan.cards import CARDS, display
+from mjaudit.parts.replay.chan.combos import arrange
+from mjaudit.parts.replay.chan.replayer import replay_to
+from mjaudit.parts.replay.chan.state import ChanHand
 
 
 def _hand(hand: ChanHand, p: int) -> str:

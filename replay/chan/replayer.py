@@ -11,11 +11,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from replay.chan.options import ChanOptions, OptionError, options_for
-from replay.chan.settlement import Settlement
-from replay.chan.state import ChanHand, WinEval
-from replay.findings import Finding, FindingClass, HandReport
-from replay.recorded import (
+from mjaudit.parts.replay.chan.options import ChanOptions, OptionError, options_for
+from mjaudit.parts.replay.chan.settlement import Settlement
+from mjaudit.parts.replay.chan.state import ChanHand, WinEval
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.recorded import (
     deltas_diff,
     mismatch,
     multiset_diff,
@@ -23,7 +23,7 @@ from replay.recorded import (
     value_diff,
     winners_diff,
 )
-from replay.stepping import report_base, step_to, walk
+from mjaudit.parts.replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, ChanHand], None]
 

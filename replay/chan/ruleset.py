@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from replay.chan.options import OPTION_NAMES
-from replay.chan.render import chan_position
-from replay.chan.replayer import replay_chan
-from replay.chan.score import score_chan
-from replay.findings import HandReport
-from replay.ruleset import Ruleset
+from mjaudit.parts.replay.chan.options import OPTION_NAMES
+from mjaudit.parts.replay.chan.render import chan_position
+from mjaudit.parts.replay.chan.replayer import replay_chan
+from mjaudit.parts.replay.chan.score import score_chan
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.ruleset import Ruleset
 
 
 def score_line(rep: HandReport) -> str:

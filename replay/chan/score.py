@@ -31,8 +31,16 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from replay.chan.cards import CARDS, CC, count_red, is_chan, is_pair, leo_count, tom_count
-from replay.chan.combos import (
+from mjaudit.parts.replay.chan.cards import (
+    CARDS,
+    CC,
+    count_red,
+    is_chan,
+    is_pair,
+    leo_count,
+    tom_count,
+)
+from mjaudit.parts.replay.chan.combos import (
     Exposed,
     arrange,
     is_bach_thu,
@@ -41,7 +49,7 @@ from replay.chan.combos import (
     max_chan,
     plus,
 )
-from replay.chan.cuoc import (
+from mjaudit.parts.replay.chan.cuoc import (
     Score,
     WinFacts,
     auto_value,
@@ -50,10 +58,10 @@ from replay.chan.cuoc import (
     table_for,
     valid_declarations,
 )
-from replay.chan.declaration import Declaration, valid_part, wrong_reasons
-from replay.chan.options import OPTION_NAMES, ChanOptions, options_for
-from replay.chan.settlement import Outcome, settle
-from replay.notation import (
+from mjaudit.parts.replay.chan.declaration import Declaration, valid_part, wrong_reasons
+from mjaudit.parts.replay.chan.options import OPTION_NAMES, ChanOptions, options_for
+from mjaudit.parts.replay.chan.settlement import Outcome, settle
+from mjaudit.parts.replay.notation import (
     Piece,
     codes,
     option_values,
@@ -61,7 +69,7 @@ from replay.notation import (
     read_options,
     refuse_mahjong_flags,
 )
-from replay.scorecard import NotationError, PatternLine, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.scorecard import NotationError, PatternLine, ScoreReport, ScoreRequest
 
 _CODE = re.compile(r"(?P<run>[2-9]+)(?P<suit>[vns])|CC")
 _CARDS = "a card code (2v-9v, 2n-9n, 2s-9s or CC)"

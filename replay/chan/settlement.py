@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from replay.chan.options import ChanOptions
+from mjaudit.parts.replay.chan.options import ChanOptions
 
 # Void codes of a win, in the order §9 applies them, and their case.
 VOID_CASE = {

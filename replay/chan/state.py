@@ -39,9 +39,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.chan import history as hist
-from replay.chan.cards import CARDS, CC, is_ca, is_card, is_pair, rank
-from replay.chan.combos import (
+from mjaudit.parts.replay.chan import history as hist
+from mjaudit.parts.replay.chan.cards import CARDS, CC, is_ca, is_card, is_pair, rank
+from mjaudit.parts.replay.chan.combos import (
     Exposed,
     is_bach_thu,
     is_bach_thu_chi,
@@ -51,11 +51,16 @@ from replay.chan.combos import (
     plus,
     win_set,
 )
-from replay.chan.cuoc import Score, WinFacts, auto_value, detect, score, table_for
-from replay.chan.declaration import Declaration, parse_claim, valid_part, wrong_reasons
-from replay.chan.options import ChanOptions
-from replay.chan.settlement import Outcome, Settlement, settle
-from replay.findings import Finding, FindingClass, HandFindings, Stop
+from mjaudit.parts.replay.chan.cuoc import Score, WinFacts, auto_value, detect, score, table_for
+from mjaudit.parts.replay.chan.declaration import (
+    Declaration,
+    parse_claim,
+    valid_part,
+    wrong_reasons,
+)
+from mjaudit.parts.replay.chan.options import ChanOptions
+from mjaudit.parts.replay.chan.settlement import Outcome, Settlement, settle
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandFindings, Stop
 
 OPENING, TURN, DRAWN, MUST_DISCARD, CHIU_DISCARD, ENDED = (
     "opening",

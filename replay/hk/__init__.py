@@ -4,7 +4,7 @@ The replay loop builds a :class:`WinContext` from the hand history and calls
 :func:`evaluate` and :func:`settle`; everything here is pure.
 """
 
-from replay.hk.options import (
+from mjaudit.parts.replay.hk.options import (
     HK_CLASSIC,
     HK_MAHJONGO,
     HK_MAHJONGO_2P,
@@ -13,8 +13,8 @@ from replay.hk.options import (
     OptionError,
     options_for,
 )
-from replay.hk.patterns import REGISTRY, WinContext, WinSource, fan_table
-from replay.hk.scoring import (
+from mjaudit.parts.replay.hk.patterns import REGISTRY, WinContext, WinSource, fan_table
+from mjaudit.parts.replay.hk.scoring import (
     HandScore,
     base_points,
     discard_amount,

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from operator import gt, itemgetter
 from typing import Any
 
-from replay.findings import Finding, HandFindings
-from replay.hk.options import HKOptions
-from replay.hk.patterns import WinContext, WinSource
-from replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
-from replay.melds import Meld, MeldKind
-from replay.turns import (
+from mjaudit.parts.replay.findings import Finding, HandFindings
+from mjaudit.parts.replay.hk.options import HKOptions
+from mjaudit.parts.replay.hk.patterns import WinContext, WinSource
+from mjaudit.parts.replay.hk.scoring import HandScore, evaluate, false_win_deltas, settle
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.turns import (
     ACT,
     DISCARD,
     DRAW,
@@ -34,8 +34,8 @@ from replay.turns import (
     MahjongTurns,
     claim_of,
 )
-from schemas.event_columns import event_field
-from schemas.tiles import MAHJONG
+from mjaudit.parts.schemas.event_columns import event_field
+from mjaudit.parts.schemas.tiles import MAHJONG
 
 # A plain dict copy of the read-only MappingProxy: a lookup per event and per wall tile
 # costs about half as much.

@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from replay.counts import EAST
-from replay.hk.patterns import WinSource
-from replay.melds import MeldKind
-from replay.scorecard import NotationError, PatternLine, ScoreRequest
-from schemas.tiles import KHUNG, PLAYING_TILES, TileSet, UnknownTile
+from mjaudit.parts.replay.counts import EAST
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.melds import MeldKind
+from mjaudit.parts.replay.scorecard import NotationError, PatternLine, ScoreRequest
+from mjaudit.parts.schemas.tiles import KHUNG, PLAYING_TILES, TileSet, UnknownTile
 
 MELD_KINDS: Mapping[str, MeldKind] = {
     "chow": MeldKind.CHOW,

@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from replay.options import Bad as _Bad
-from replay.options import OptionError, Validator, checked_changes
-from replay.options import boolean as _bool
-from replay.options import choice as _choice
-from replay.options import int_choice as _int_choice
-from replay.options import int_range as _int_range
-from replay.options import positive as _positive
+from mjaudit.parts.replay.options import Bad as _Bad
+from mjaudit.parts.replay.options import OptionError, Validator, checked_changes
+from mjaudit.parts.replay.options import boolean as _bool
+from mjaudit.parts.replay.options import choice as _choice
+from mjaudit.parts.replay.options import int_choice as _int_choice
+from mjaudit.parts.replay.options import int_range as _int_range
+from mjaudit.parts.replay.options import positive as _positive
 
 Number = int | float
 PaymentTable = str | tuple[Number, ...]

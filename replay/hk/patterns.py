@@ -21,10 +21,10 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
-from replay.counts import EAST, FIRST_BONUS, NORTH, RED, TERMINALS, bonus_number
-from replay.decompose import Structure, winning_tiles
-from replay.hk.options import HKOptions
-from replay.melds import Meld
+from mjaudit.parts.replay.counts import EAST, FIRST_BONUS, NORTH, RED, TERMINALS, bonus_number
+from mjaudit.parts.replay.decompose import Structure, winning_tiles
+from mjaudit.parts.replay.hk.options import HKOptions
+from mjaudit.parts.replay.melds import Meld
 
 
 class WinSource(Enum):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.findings import findings_text
-from replay.hk.hand import CODES, HKHand
-from replay.hk.replayer import replay_to
+from mjaudit.parts.replay.findings import findings_text
+from mjaudit.parts.replay.hk.hand import CODES, HKHand
+from mjaudit.parts.replay.hk.replayer import replay_to
 
 
 def _tiles(counts: list[int]) -> str:

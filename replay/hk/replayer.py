@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from replay.findings import Finding, FindingClass, HandReport
-from replay.hk.hand import HKHand
-from replay.hk.options import OptionError, options_for
-from replay.recorded import (
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.hk.hand import HKHand
+from mjaudit.parts.replay.hk.options import OptionError, options_for
+from mjaudit.parts.replay.recorded import (
     deltas_diff,
     mismatch,
     multiple_winners,
@@ -16,8 +16,8 @@ from replay.recorded import (
     value_diff,
     winners_diff,
 )
-from replay.rotation import Rotation, check_rotation, round_start
-from replay.stepping import report_base, step_to, walk
+from mjaudit.parts.replay.rotation import Rotation, check_rotation, round_start
+from mjaudit.parts.replay.stepping import report_base, step_to, walk
 
 Observer = Callable[[int, HKHand], None]
 

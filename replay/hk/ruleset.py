@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from replay.hk.options import OPTION_NAMES
-from replay.hk.render import hk_position
-from replay.hk.replayer import replay_hk
-from replay.hk.score import score_hk
-from replay.ruleset import Ruleset
-from replay.sheet import replay_sheet
+from mjaudit.parts.replay.hk.options import OPTION_NAMES
+from mjaudit.parts.replay.hk.render import hk_position
+from mjaudit.parts.replay.hk.replayer import replay_hk
+from mjaudit.parts.replay.hk.score import score_hk
+from mjaudit.parts.replay.ruleset import Ruleset
+from mjaudit.parts.replay.sheet import replay_sheet
 
 RULESETS = (
     *(

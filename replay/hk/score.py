@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from replay.counts import FIRST_BONUS
-from replay.decompose import Structure
-from replay.hk.hand import LIMITS, TILE_SETS, WIND_CODES
-from replay.hk.notation import (
+from mjaudit.parts.replay.counts import FIRST_BONUS
+from mjaudit.parts.replay.decompose import Structure
+from mjaudit.parts.replay.hk.hand import LIMITS, TILE_SETS, WIND_CODES
+from mjaudit.parts.replay.hk.notation import (
     MELD_WORD,
     MeldToken,
     false_win,
@@ -35,9 +35,9 @@ from replay.hk.notation import (
     split_win,
     win_source,
 )
-from replay.hk.options import HKOptions, OptionError, options_for
-from replay.hk.patterns import WinContext
-from replay.hk.scoring import (
+from mjaudit.parts.replay.hk.options import HKOptions, OptionError, options_for
+from mjaudit.parts.replay.hk.patterns import WinContext
+from mjaudit.parts.replay.hk.scoring import (
     HandScore,
     base_points,
     discard_amount,
@@ -47,10 +47,10 @@ from replay.hk.scoring import (
     self_draw_amount,
     settle,
 )
-from replay.melds import Meld, MeldKind
-from replay.notation import option_values
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
-from schemas.tiles import MAHJONG, UnknownTile
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.notation import option_values
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.schemas.tiles import MAHJONG, UnknownTile
 
 #: Fan-table row of each pattern id (rules §5.3 of each file; option rows name the option).
 _CLASSIC_ROWS: Mapping[str, str] = MappingProxyType(

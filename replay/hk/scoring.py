@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from replay.counts import EAST, N_KINDS
-from replay.decompose import Decomposition, Structure, decompose
-from replay.hk.options import HKOptions, Number
-from replay.hk.patterns import (
+from mjaudit.parts.replay.counts import EAST, N_KINDS
+from mjaudit.parts.replay.decompose import Decomposition, Structure, decompose
+from mjaudit.parts.replay.hk.options import HKOptions, Number
+from mjaudit.parts.replay.hk.patterns import (
     BONUS_PATTERNS,
     REGISTRY,
     FanTable,
@@ -26,7 +26,7 @@ from replay.hk.patterns import (
     WinSource,
     fan_table,
 )
-from replay.melds import MeldKind
+from mjaudit.parts.replay.melds import MeldKind
 
 __all__ = [
     "HandScore",

@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-
-from replay.sim import american_play as _american_play  # noqa: F401  (registers american)
-from replay.sim import chan_play as _chan_play  # noqa: F401  (registers the chắn simulator)
-from replay.sim import hk_play as _hk_play  # noqa: F401  (registers the Hong Kong rulesets)
-from replay.sim import vn160_play as _vn160_play  # noqa: F401  (registers vn-160)
-from replay.sim.core import REGISTRY, Label, SimulationError, club_members, sittings
-from schemas.records import canonical_json
+from mjaudit.parts.replay.sim import american_play as _american_play  # noqa: F401  (registers american)
+from mjaudit.parts.replay.sim import chan_play as _chan_play  # noqa: F401  (registers the chắn simulator)
+from mjaudit.parts.replay.sim import hk_play as _hk_play  # noqa: F401  (registers the Hong Kong rulesets)
+from mjaudit.parts.replay.sim import vn160_play as _vn160_play  # noqa: F401  (registers vn-160)
+from mjaudit.parts.replay.sim.core import REGISTRY, Label, SimulationError, club_members, sittings
+from mjaudit.parts.schemas.records import canonical_json
 
 __all__ = [
     "REGISTRY",

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from replay.american.card import Card, sample_card
-from replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET, AmericanHand
-from replay.american.matcher import ExposureShape, exposures_fit, match_all
-from replay.american.options import AmericanOptions, options_for
-from replay.american.tiles import FLOWER, JOKER_KIND, kind
-from replay.findings import SERIOUS, FindingClass, Stop
-from replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
-from replay.sim.core import (
+from mjaudit.parts.replay.american.card import Card, sample_card
+from mjaudit.parts.replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET, AmericanHand
+from mjaudit.parts.replay.american.matcher import ExposureShape, exposures_fit, match_all
+from mjaudit.parts.replay.american.options import AmericanOptions, options_for
+from mjaudit.parts.replay.american.tiles import FLOWER, JOKER_KIND, kind
+from mjaudit.parts.replay.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
+from mjaudit.parts.replay.sim.core import (
     Label,
     Record,
     RulesetSimulator,
@@ -43,8 +43,8 @@ from replay.sim.core import (
     Venue,
     register,
 )
-from schemas.records import RecordError, parse_object
-from schemas.tiles import JOKER
+from mjaudit.parts.schemas.records import RecordError, parse_object
+from mjaudit.parts.schemas.tiles import JOKER
 
 N = 4
 HANDS_PER_SITTING = 16  # every player is East four times (§2.5: East passes right each hand)

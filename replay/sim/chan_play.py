@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from replay.chan import history as hist
-from replay.chan.cards import CARDS, CC, is_ca, is_pair, rank, same_rank_others
-from replay.chan.combos import Exposed, arrange, is_chi_rong, is_win, plus, win_set
-from replay.chan.cuoc import TABLE, detect, score, valid_declarations
-from replay.chan.declaration import parse_claim, wrong_reasons
-from replay.chan.options import ChanOptions, options_for
-from replay.chan.replayer import _effective_penalties, _report, replay_chan
-from replay.chan.state import (
+from mjaudit.parts.replay.chan import history as hist
+from mjaudit.parts.replay.chan.cards import CARDS, CC, is_ca, is_pair, rank, same_rank_others
+from mjaudit.parts.replay.chan.combos import Exposed, arrange, is_chi_rong, is_win, plus, win_set
+from mjaudit.parts.replay.chan.cuoc import TABLE, detect, score, valid_declarations
+from mjaudit.parts.replay.chan.declaration import parse_claim, wrong_reasons
+from mjaudit.parts.replay.chan.options import ChanOptions, options_for
+from mjaudit.parts.replay.chan.replayer import _effective_penalties, _report, replay_chan
+from mjaudit.parts.replay.chan.state import (
     CHIU_DISCARD,
     DRAWN,
     ENDED,
@@ -53,9 +53,9 @@ from replay.chan.state import (
     Stop,
     WinCheck,
 )
-from replay.findings import SERIOUS, FindingClass
-from replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
-from replay.sim.core import (
+from mjaudit.parts.replay.findings import SERIOUS, FindingClass
+from mjaudit.parts.replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
+from mjaudit.parts.replay.sim.core import (
     Label,
     Record,
     RulesetSimulator,
@@ -64,7 +64,7 @@ from replay.sim.core import (
     Venue,
     register,
 )
-from schemas.records import RecordError, parse_object
+from mjaudit.parts.schemas.records import RecordError, parse_object
 
 N_PLAYERS = 4
 HANDS_PER_SITTING = (14, 22)

@@ -23,8 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replay.melds import Meld, MeldKind
-from replay.sim.shanten import (
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.sim.shanten import (
     EAST,
     honour_table,
     merge,

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from replay.decompose import is_complete
-from replay.findings import FindingClass, Stop
-from replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand
-from replay.hk.options import HKOptions, options_for
-from replay.hk.patterns import WinSource
-from replay.hk.scoring import HandScore, evaluate, false_win_deltas
-from replay.melds import MeldKind
-from replay.sim.core import (
+from mjaudit.parts.replay.decompose import is_complete
+from mjaudit.parts.replay.findings import FindingClass, Stop
+from mjaudit.parts.replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand
+from mjaudit.parts.replay.hk.options import HKOptions, options_for
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.hk.scoring import HandScore, evaluate, false_win_deltas
+from mjaudit.parts.replay.melds import MeldKind
+from mjaudit.parts.replay.sim.core import (
     Label,
     Record,
     RulesetSimulator,
@@ -40,9 +40,9 @@ from replay.sim.core import (
     Venue,
     register,
 )
-from replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
-from replay.sim.shanten import orphans_shanten, shanten, waits
-from schemas.records import RecordError, parse_object
+from mjaudit.parts.replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
+from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten, waits
+from mjaudit.parts.schemas.records import RecordError, parse_object
 
 BONUS = 34
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses

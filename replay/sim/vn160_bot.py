@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replay.sim.hk_bot import HKBot, SeatView, Style
+from mjaudit.parts.replay.sim.hk_bot import HKBot, SeatView, Style
 
 
 @dataclass(frozen=True, slots=True)

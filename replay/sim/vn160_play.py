@@ -29,10 +29,10 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-from replay.findings import SERIOUS, FindingClass, Stop
-from replay.hk.patterns import WinSource
-from replay.melds import MeldKind
-from replay.sim.core import (
+from mjaudit.parts.replay.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.melds import MeldKind
+from mjaudit.parts.replay.sim.core import (
     Label,
     Record,
     RulesetSimulator,
@@ -41,16 +41,24 @@ from replay.sim.core import (
     Venue,
     register,
 )
-from replay.sim.hk_bot import SeatView
-from replay.sim.hk_play import Plant, wrong_payment
-from replay.sim.shanten import orphans_shanten, shanten
-from replay.sim.vn160_bot import VNBot, VNStyle
-from replay.vn160.hand import ACT, VNHand
-from replay.vn160.khung import is_winning, khung_domain
-from replay.vn160.options import VNOptions, options_for
-from replay.vn160.scoring import VNScore
-from replay.vn160.tiles import CODES, INDEX, N_KINDS, full_set, is_flower, is_khung, is_rh
-from schemas.records import RecordError, parse_object
+from mjaudit.parts.replay.sim.hk_bot import SeatView
+from mjaudit.parts.replay.sim.hk_play import Plant, wrong_payment
+from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten
+from mjaudit.parts.replay.sim.vn160_bot import VNBot, VNStyle
+from mjaudit.parts.replay.vn160.hand import ACT, VNHand
+from mjaudit.parts.replay.vn160.khung import is_winning, khung_domain
+from mjaudit.parts.replay.vn160.options import VNOptions, options_for
+from mjaudit.parts.replay.vn160.scoring import VNScore
+from mjaudit.parts.replay.vn160.tiles import (
+    CODES,
+    INDEX,
+    N_KINDS,
+    full_set,
+    is_flower,
+    is_khung,
+    is_rh,
+)
+from mjaudit.parts.schemas.records import RecordError, parse_object
 
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 DEALT = 53  # 13 × 4 + 1: the deal of §2.2 (dealer 14)

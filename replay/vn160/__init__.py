@@ -7,6 +7,6 @@ payments), :mod:`~replay.vn160.hand` (the §8.2 state machine, also the simulato
 and :mod:`~replay.vn160.replayer` (record -> report, registered in :mod:`replay.engine`).
 """
 
-from replay.vn160.khung import KHUNG_CODES, completions, is_winning, khung_domain
+from mjaudit.parts.replay.vn160.khung import KHUNG_CODES, completions, is_winning, khung_domain
 
 __all__ = ["KHUNG_CODES", "completions", "is_winning", "khung_domain"]

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from replay.counts import EAST, N_KINDS
-from replay.findings import Finding, FindingClass, HandFindings, Stop
-from replay.hk.patterns import WinSource
-from replay.melds import Meld, MeldKind
-from replay.turns import (
+from mjaudit.parts.replay.counts import EAST, N_KINDS
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandFindings, Stop
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.turns import (
     ACT,
     DISCARD,
     DRAW,
@@ -55,10 +55,10 @@ from replay.turns import (
     MahjongTurns,
     claim_of,
 )
-from replay.vn160.khung import khung_domain
-from replay.vn160.options import VNOptions
-from replay.vn160.patterns import VNMeld, VNWin
-from replay.vn160.scoring import (
+from mjaudit.parts.replay.vn160.khung import khung_domain
+from mjaudit.parts.replay.vn160.options import VNOptions
+from mjaudit.parts.replay.vn160.patterns import VNMeld, VNWin
+from mjaudit.parts.replay.vn160.scoring import (
     VNScore,
     evaluate,
     false_win_deltas,
@@ -66,7 +66,7 @@ from replay.vn160.scoring import (
     settle,
     wait_set,
 )
-from replay.vn160.tiles import (
+from mjaudit.parts.replay.vn160.tiles import (
     CODES,
     INDEX,
     N_TILES,

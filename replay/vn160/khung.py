@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import combinations, product
 
-from replay.counts import N_KINDS, ORPHANS
+from mjaudit.parts.replay.counts import N_KINDS, ORPHANS
 
 #: The five groups: (first kind, number of kinds, chows allowed).
 _GROUPS: tuple[tuple[int, int, bool], ...] = (

@@ -19,11 +19,11 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from replay.counts import DRAGONS, EAST, WINDS
-from replay.hk.patterns import WinSource
-from replay.melds import Meld, MeldKind
-from replay.vn160.options import VNOptions
-from replay.vn160.tiles import (
+from mjaudit.parts.replay.counts import DRAGONS, EAST, WINDS
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.vn160.options import VNOptions
+from mjaudit.parts.replay.vn160.tiles import (
     CODES,
     flower_number,
     flower_set,

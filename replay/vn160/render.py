@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.findings import findings_text
-from replay.vn160.hand import VNHand
-from replay.vn160.replayer import replay_to
-from replay.vn160.tiles import CODES
+from mjaudit.parts.replay.findings import findings_text
+from mjaudit.parts.replay.vn160.hand import VNHand
+from mjaudit.parts.replay.vn160.replayer import replay_to
+from mjaudit.parts.replay.vn160.tiles import CODES
 
 
 def position_text(hand: VNHand, at: int | None) -> str:

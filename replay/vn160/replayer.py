@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from replay.findings import Finding, FindingClass, HandReport
-from replay.options import OptionError
-from replay.recorded import (
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.options import OptionError
+from mjaudit.parts.replay.recorded import (
     deltas_diff,
     mismatch,
     multiple_winners,
@@ -21,11 +21,11 @@ from replay.recorded import (
     value_diff,
     winners_diff,
 )
-from replay.rotation import Rotation, check_rotation, round_start
-from replay.stepping import report_base, step_to, walk
-from replay.vn160.hand import VNHand
-from replay.vn160.options import VNOptions, options_for
-from replay.vn160.scoring import con
+from mjaudit.parts.replay.rotation import Rotation, check_rotation, round_start
+from mjaudit.parts.replay.stepping import report_base, step_to, walk
+from mjaudit.parts.replay.vn160.hand import VNHand
+from mjaudit.parts.replay.vn160.options import VNOptions, options_for
+from mjaudit.parts.replay.vn160.scoring import con
 
 Observer = Callable[[int, VNHand], None]
 

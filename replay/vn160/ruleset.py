@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from replay.findings import HandReport
-from replay.ruleset import Ruleset
-from replay.vn160.options import OPTION_NAMES
-from replay.vn160.render import vn160_position
-from replay.vn160.replayer import replay_vn160
-from replay.vn160.score import score_vn160
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.ruleset import Ruleset
+from mjaudit.parts.replay.vn160.options import OPTION_NAMES
+from mjaudit.parts.replay.vn160.render import vn160_position
+from mjaudit.parts.replay.vn160.replayer import replay_vn160
+from mjaudit.parts.replay.vn160.score import score_vn160
 
 
 def score_line(rep: HandReport) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from replay.hk.hand import WIND_CODES
-from replay.hk.notation import (
+from mjaudit.parts.replay.hk.hand import WIND_CODES
+from mjaudit.parts.replay.hk.notation import (
     MELD_WORD,
     MeldToken,
     TileToken,
@@ -34,17 +34,25 @@ from replay.hk.notation import (
     split_win,
     win_source,
 )
-from replay.hk.patterns import WinSource
-from replay.melds import Meld, MeldKind
-from replay.notation import option_values
-from replay.options import OptionError
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
-from replay.vn160.hand import chow_reading, stands_for
-from replay.vn160.options import VNOptions, options_for
-from replay.vn160.patterns import Structure, VNMeld, VNWin
-from replay.vn160.scoring import VNScore, con, evaluate, false_win_deltas, settle
-from replay.vn160.tiles import CODES, INDEX, N_KINDS, is_flower, is_khung, is_rh, tile_limits
-from schemas.tiles import VN160
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.notation import option_values
+from mjaudit.parts.replay.options import OptionError
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.vn160.hand import chow_reading, stands_for
+from mjaudit.parts.replay.vn160.options import VNOptions, options_for
+from mjaudit.parts.replay.vn160.patterns import Structure, VNMeld, VNWin
+from mjaudit.parts.replay.vn160.scoring import VNScore, con, evaluate, false_win_deltas, settle
+from mjaudit.parts.replay.vn160.tiles import (
+    CODES,
+    INDEX,
+    N_KINDS,
+    is_flower,
+    is_khung,
+    is_rh,
+    tile_limits,
+)
+from mjaudit.parts.schemas.tiles import VN160
 
 #: Where the rules define each pattern id the engine reports.
 _SECTIONS: Mapping[str, str] = {

@@ -17,13 +17,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.counts import EAST, N_KINDS, ORPHANS
-from replay.decompose import Decomposition, decompose
-from replay.decompose import Structure as DecStructure
-from replay.hk.patterns import WinSource
-from replay.vn160.khung import completions, is_winning, khung_domain
-from replay.vn160.options import VNOptions
-from replay.vn160.patterns import (
+from mjaudit.parts.replay.counts import EAST, N_KINDS, ORPHANS
+from mjaudit.parts.replay.decompose import Decomposition, decompose
+from mjaudit.parts.replay.decompose import Structure as DecStructure
+from mjaudit.parts.replay.hk.patterns import WinSource
+from mjaudit.parts.replay.vn160.khung import completions, is_winning, khung_domain
+from mjaudit.parts.replay.vn160.options import VNOptions
+from mjaudit.parts.replay.vn160.patterns import (
     MUN,
     Hit,
     Reading,
@@ -34,7 +34,7 @@ from replay.vn160.patterns import (
     khong_khung,
     reading_patterns,
 )
-from replay.vn160.tiles import CODES, FIRST_KHUNG, is_flower, is_rh
+from mjaudit.parts.replay.vn160.tiles import CODES, FIRST_KHUNG, is_flower, is_rh
 
 __all__ = [
     "VNScore",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 
-from schemas.tiles import VN160
+from mjaudit.parts.schemas.tiles import VN160
 
 INDEX = VN160.index
 CODES = VN160.codes

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.findings import HandReport
 
 from bench.synthlog import records as synthetic_records
-from ingest.pipeline import ingest
-from replay.archive import replay_archive
-from replay.findings import HandReport
 from tests.replay.logbuilder import Hand
 
 GAME = "lotus-2026-02-01-T1"

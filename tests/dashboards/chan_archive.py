@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.replay import engine
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
-from ingest.pipeline import ingest
-from replay import engine
-from replay.archive import replay_archive
-from replay.findings import Finding, FindingClass, HandReport
-from schemas.tiles import CHAN_CARDS
 from tests.replay.logbuilder import Hand
 
 CHAN_GAME = "chan-hanoi-2026-03-01"

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.dashboards.app import SCRIPT
 from streamlit.testing.v1 import AppTest
 
-from dashboards.app import SCRIPT
 from tests.dashboards.archive import GAME, SYNTHETIC_HANDS
 from tests.dashboards.test_data import baseline_record, concealed_after
 

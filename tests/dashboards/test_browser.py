@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.dashboards.app import start
 
-from dashboards.app import start
 from tests.dashboards.archive import GAME, SYNTHETIC_HANDS
 from tests.dashboards.chan_archive import CHAN_GAME
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
+from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.queries import Filters
+from mjaudit.parts.replay import engine
+from mjaudit.parts.replay.engine import supported
 
-from dashboards import data
-from dashboards.queries import Filters
-from replay import engine
-from replay.engine import supported
 from tests.dashboards.chan_archive import (
     CHAN_GAME,
     CHAN_HANDS,
@@ -144,8 +144,8 @@ def test_chan_stats_page_shows_cuoc_frequencies(chan_data: Path, use_data: UseDa
 
 def test_only_chan_data_defaults_to_chan(tmp_path: Path, use_data: UseData) -> None:
     import msgspec
+    from mjaudit.parts.ingest.pipeline import ingest
 
-    from ingest.pipeline import ingest
     from tests.dashboards.chan_archive import chan_hands
 
     logs = tmp_path / "chan.jsonl"

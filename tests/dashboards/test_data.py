@@ -8,12 +8,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.queries import Filters, player_stats
+from mjaudit.parts.dashboards.table_view import table_html, table_view
+from mjaudit.parts.dashboards.tiles_svg import tile_img, tile_name, tile_svg
+from mjaudit.parts.schemas.tiles import BONUS_TILES, PLAYING_TILES
 
-from dashboards import data
-from dashboards.queries import Filters, player_stats
-from dashboards.table_view import table_html, table_view
-from dashboards.tiles_svg import tile_img, tile_name, tile_svg
-from schemas.tiles import BONUS_TILES, PLAYING_TILES
 from tests.dashboards.archive import GAME, SYNTHETIC_HANDS, baseline
 
 HAND_BUILT = 6

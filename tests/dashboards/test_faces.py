@@ -7,13 +7,13 @@ import re
 
 import polars as pl
 import pytest
+from mjaudit.parts.dashboards import cards_svg, tiles_svg
+from mjaudit.parts.dashboards.faces import face_html, face_name, face_svg
+from mjaudit.parts.dashboards.ledger import describe, ledger_view
+from mjaudit.parts.dashboards.table_view import FINDING_SCHEMA, events_html, ledger_html
+from mjaudit.parts.schemas.rulesets import RULESETS
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
 
-from dashboards import cards_svg, tiles_svg
-from dashboards.faces import face_html, face_name, face_svg
-from dashboards.ledger import describe, ledger_view
-from dashboards.table_view import FINDING_SCHEMA, events_html, ledger_html
-from schemas.rulesets import RULESETS
-from schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
 from tests.dashboards.chan_archive import american_hand, chan_hands, vn160_hand
 
 TILE_SETS = [MAHJONG, VN160, AMERICAN, CHAN]
@@ -164,8 +164,8 @@ def test_an_unknown_event_type_is_shown_as_recorded() -> None:
 
 
 def test_the_engines_own_view_when_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dashboards.table_view import engine_position
-    from replay import engine
+    from mjaudit.parts.dashboards.table_view import engine_position
+    from mjaudit.parts.replay import engine
 
     rec = chan_hands()[1]
     monkeypatch.setattr(engine, "POSITIONS", {})

@@ -14,17 +14,17 @@ import duckdb
 import msgspec
 import polars as pl
 import pytest
+from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.queries import Filters, connect, families, player_stats, summary_tsv
+from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir, Part
+from mjaudit.parts.replay.archive import bucket_table, flat_buckets, replay_archive
+from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
 
 from bench.synthlog import records as synthetic_records
-from dashboards import data
-from dashboards.queries import Filters, connect, families, player_stats, summary_tsv
-from ingest.partitions import Scope, game_of, prune, segments
-from ingest.pipeline import ingest
-from ingest.store import DataDir, Part
 from mjaudit.cli import app
-from replay.archive import bucket_table, flat_buckets, replay_archive
-from schemas.tables import REPLAY_TABLES
 from tests.dashboards.archive import sitting
 
 runner = CliRunner()
@@ -393,7 +393,7 @@ def test_readers_bound_duckdb_memory_and_clean_their_spill_folder(months: Path) 
     f = Filters(game="mahjong")
     assert player_stats(con, f).to_dicts() == player_stats(connect(months), f).to_dicts()
     code = (
-        "from dashboards.queries import connect\n"
+        "from mjaudit.parts.dashboards.queries import connect\n"
         f"con = connect({str(months)!r})\n"
         "print(con.execute(\"SELECT current_setting('temp_directory')\").fetchone()[0])"
     )

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.replay.archive import replay_archive
 
-from ingest.pipeline import ingest
-from replay.archive import replay_archive
 from tests.dashboards.test_app import PAGES, app, metric, no_exception
 
 EXAMPLE_SHEET = Path(__file__).resolve().parents[2] / "examples" / "club-sheet.txt"

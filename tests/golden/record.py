@@ -82,8 +82,8 @@ def simulated_log(
     ruleset: str, games: int, seed: int, players: int, violations: float
 ) -> Iterator[bytes]:
     """The lines ``mjaudit simulate`` writes (``write_simulation``), one hand at a time."""
-    from replay.sim import simulate_sittings
-    from schemas.records import canonical_json
+    from mjaudit.parts.replay.sim import simulate_sittings
+    from mjaudit.parts.schemas.records import canonical_json
 
     for record, _labels in simulate_sittings(ruleset, games, seed, players, violations):
         yield canonical_json(record) + b"\n"
@@ -122,7 +122,7 @@ def _record_check(entry: dict[str, Any]) -> None:
 
 
 def record() -> dict[str, Any]:
-    from replay.sim import rulesets
+    from mjaudit.parts.replay.sim import rulesets
 
     (ROOT / DATA).mkdir(parents=True, exist_ok=True)
     missing = set(rulesets()) ^ set(GAMES)

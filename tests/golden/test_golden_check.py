@@ -11,8 +11,7 @@ import os
 from typing import Any
 
 import pytest
-
-from replay.sim import rulesets
+from mjaudit.parts.replay.sim import rulesets
 
 from .record import (
     ROOT,

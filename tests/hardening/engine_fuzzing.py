@@ -20,18 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from mjaudit.parts.replay.american.options import OPTION_NAMES as AMERICAN_OPTIONS
+from mjaudit.parts.replay.chan.options import OPTION_NAMES as CHAN_OPTIONS
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import ENGINE_ERROR
+from mjaudit.parts.replay.hk.options import OPTION_NAMES as HK_OPTIONS
+from mjaudit.parts.replay.sim import simulate_sittings
+from mjaudit.parts.replay.vn160.options import OPTION_NAMES as VN160_OPTIONS
+from mjaudit.parts.schemas.mjlog import EVENT_TYPES
+from mjaudit.parts.schemas.records import RecordError, parse_record
+from mjaudit.parts.schemas.rows import RowBuffers, records_from_tables
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160
 
-from replay.american.options import OPTION_NAMES as AMERICAN_OPTIONS
-from replay.chan.options import OPTION_NAMES as CHAN_OPTIONS
-from replay.engine import replay_games
-from replay.findings import ENGINE_ERROR
-from replay.hk.options import OPTION_NAMES as HK_OPTIONS
-from replay.sim import simulate_sittings
-from replay.vn160.options import OPTION_NAMES as VN160_OPTIONS
-from schemas.mjlog import EVENT_TYPES
-from schemas.records import RecordError, parse_record
-from schemas.rows import RowBuffers, records_from_tables
-from schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160
 from tests.hardening.fuzzing import JSON_VALUES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -20,10 +20,10 @@ from typing import Any
 
 import zstandard
 from hypothesis import strategies as st
+from mjaudit.parts.ingest.pipeline import IngestSummary, ingest
+from mjaudit.parts.ingest.store import DataDir
 
 from bench.synthlog import records as synth_records
-from ingest.pipeline import IngestSummary, ingest
-from ingest.store import DataDir
 from tests.ingest.ingest_helpers import record as small_record
 
 GOOD = "good-☃"

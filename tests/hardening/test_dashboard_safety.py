@@ -21,12 +21,12 @@ from typing import Any
 
 import polars as pl
 import pytest
+from mjaudit.parts.dashboards import data as dd
+from mjaudit.parts.dashboards import queries as dq
+from mjaudit.parts.dashboards.app import SCRIPT
+from mjaudit.parts.dashboards.queries import Filters
 from streamlit.testing.v1 import AppTest
 
-from dashboards import data as dd
-from dashboards import queries as dq
-from dashboards.app import SCRIPT
-from dashboards.queries import Filters
 from tests.dashboards.archive import GAME, build
 
 INJECTIONS = [

@@ -15,11 +15,17 @@ from pathlib import Path
 
 import pytest
 import zstandard
+from mjaudit.parts.ingest.pipeline import IngestSummary, ingest
+from mjaudit.parts.ingest.sources import (
+    DEFAULT_LIMITS,
+    Limits,
+    Refused,
+    nesting_depth,
+    read_records,
+)
+from mjaudit.parts.ingest.store import DataDir
 from typer.testing import CliRunner
 
-from ingest.pipeline import IngestSummary, ingest
-from ingest.sources import DEFAULT_LIMITS, Limits, Refused, nesting_depth, read_records
-from ingest.store import DataDir
 from mjaudit.cli import app
 from tests.hardening.fuzzing import check_cli, compressed_bomb
 from tests.ingest.ingest_helpers import line, record
@@ -392,7 +398,7 @@ def test_odd_path_names(tmp_path: Path) -> None:
 
 def test_refused_items_are_broken_stream_items() -> None:
     """``mjaudit check`` knows BrokenStream items only: a refused record must be one."""
-    from ingest.sources import BrokenStream
+    from mjaudit.parts.ingest.sources import BrokenStream
 
     assert issubclass(Refused, BrokenStream)
 

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir, DataDirError
 from typer.testing import CliRunner
 
 from bench.synthlog import write_jsonl
-from ingest.pipeline import ingest
-from ingest.store import DataDir, DataDirError
 from mjaudit.cli import app
 
 runner = CliRunner()

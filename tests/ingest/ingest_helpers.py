@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-
-from ingest.store import DataDir
+from mjaudit.parts.ingest.store import DataDir
 
 TABLES = ("hands", "seats", "events", "recorded_results", "quarantine")
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import msgspec
 import pyarrow.parquet as pq
 from ingest_helpers import counts, write_lines
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
 
 from bench.synthlog import records as synth_records
-from ingest.pipeline import ingest
-from ingest.store import DataDir
 
 
 def _lines(recs: list[dict]) -> list[bytes]:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.schemas.rows import records_from_tables
+from mjaudit.parts.schemas.tables import INGEST_TABLES
 from typer.testing import CliRunner
 
 from bench.synthlog import write_jsonl
-from ingest.pipeline import ingest
-from ingest.store import DataDir
 from mjaudit.cli import app
-from replay.archive import replay_archive
-from schemas.rows import records_from_tables
-from schemas.tables import INGEST_TABLES
 
 runner = CliRunner()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from mjaudit.parts.replay.sim import simulate
+from mjaudit.parts.schemas.records import RecordError, _parse_strict, parse_object, parse_record
 
 from bench.synthlog import records as synth_records
-from replay.sim import simulate
-from schemas.records import RecordError, _parse_strict, parse_object, parse_record
 
 
 def _cases() -> list[dict]:

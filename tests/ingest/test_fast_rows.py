@@ -15,11 +15,11 @@ import msgspec
 import pyarrow as pa
 import pytest
 from ingest_helpers import DROP, record
+from mjaudit.parts.replay.sim import simulate
+from mjaudit.parts.schemas.records import ParsedRecord, parse_object, parse_record
+from mjaudit.parts.schemas.rows import RowBuffers
 
 from bench.synthlog import records as synth_records
-from replay.sim import simulate
-from schemas.records import ParsedRecord, parse_object, parse_record
-from schemas.rows import RowBuffers
 
 RULESET_EVENTS: dict[str, list[dict[str, Any]]] = {
     "american": [

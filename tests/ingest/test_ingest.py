@@ -24,15 +24,15 @@ from ingest_helpers import (
     record,
     write_lines,
 )
+from mjaudit.parts.ingest import key_index, pipeline
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.sources import NoInput
+from mjaudit.parts.ingest.store import DataDir, DataDirBusy, PartWriter
+from mjaudit.parts.schemas.records import RecordError, parse_record
 from typer.testing import CliRunner
 
 from bench.synthlog import records as synth_records
-from ingest import key_index, pipeline
-from ingest.pipeline import ingest
-from ingest.sources import NoInput
-from ingest.store import DataDir, DataDirBusy, PartWriter
 from mjaudit.cli import app
-from schemas.records import RecordError, parse_record
 
 
 def synth(n: int, seed: int = 7) -> list[dict[str, Any]]:

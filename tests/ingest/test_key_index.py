@@ -11,8 +11,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from ingest.key_index import KeyIndex
+from mjaudit.parts.ingest.key_index import KeyIndex
 
 U64 = st.integers(0, 2**64 - 1)
 SMALL = st.integers(0, 5)  # few distinct k1: keys that share one (64-bit collisions)
@@ -62,7 +61,7 @@ def test_runs_stay_few_as_batches_pile_up() -> None:
 def test_runs_stop_growing_at_the_merge_cap(monkeypatch) -> None:
     """Past MAX_RUN rows runs are no longer merged (bounded memory while merging), and a
     large frame (the stored keys at start) is added as runs of at most MAX_RUN."""
-    monkeypatch.setattr("ingest.key_index.MAX_RUN", 1000)
+    monkeypatch.setattr("mjaudit.parts.ingest.key_index.MAX_RUN", 1000)
     index = KeyIndex()
     rng = np.random.default_rng(3)
     keys = rng.integers(0, 2**63, size=(2500, 4), dtype=np.uint64)
@@ -91,9 +90,11 @@ def test_runs_kept_on_disk_answer_as_runs_in_memory(batches, probes) -> None:
         _frame([(*k, *c) for k, c in list(rows.items())[i : i + 7]]) for i in range(0, len(rows), 7)
     ]
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as mp:
-        mp.setattr("ingest.key_index.SPILL_ROWS", 5)
-        mp.setattr("ingest.key_index.MERGE_BLOCK", 3)  # merges on disk in several steps
-        mp.setattr("ingest.key_index.LOAD_ROWS", 30)  # also the largest merge on disk
+        mp.setattr("mjaudit.parts.ingest.key_index.SPILL_ROWS", 5)
+        mp.setattr(
+            "mjaudit.parts.ingest.key_index.MERGE_BLOCK", 3
+        )  # merges on disk in several steps
+        mp.setattr("mjaudit.parts.ingest.key_index.LOAD_ROWS", 30)  # also the largest merge on disk
         in_memory, on_disk, loaded = (
             KeyIndex(),
             KeyIndex(Path(folder) / "a"),

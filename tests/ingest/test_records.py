@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 from ingest_helpers import DROP, catalog_query, counts, line, record, write_lines
-
-from ingest.pipeline import ingest
-from ingest.store import DataDir
-from schemas.records import ErrorCode, RecordError, canonical_json, parse_record
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.schemas.records import ErrorCode, RecordError, canonical_json, parse_record
 
 
 def parse(rec: dict[str, Any]) -> dict[str, Any]:

@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from ingest_helpers import DROP, line, record
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.schemas.records import RecordError, parse_record
+from mjaudit.parts.schemas.rows import RowBuffers, records_from_tables
+from mjaudit.parts.schemas.rulesets import RULESET_IDS, RULESETS
+from mjaudit.parts.schemas.tiles import TileSet
 
 from bench.synthlog import records as synth_records
-from ingest.store import DataDir
-from schemas.records import RecordError, parse_record
-from schemas.rows import RowBuffers, records_from_tables
-from schemas.rulesets import RULESET_IDS, RULESETS
-from schemas.tiles import TileSet
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "mjlog-1.schema.json"
 
@@ -205,7 +205,9 @@ def encode(rec: dict[str, Any], ascii_only: bool) -> bytes:
 
 @pytest.fixture(scope="module")
 def validator() -> jsonschema.Draft202012Validator:
-    assert SCHEMA_PATH.exists(), f"{SCHEMA_PATH} missing: run `python -m schemas.generate`"
+    assert SCHEMA_PATH.exists(), (
+        f"{SCHEMA_PATH} missing: run `python -m mjaudit.parts.schemas.generate`"
+    )
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
@@ -286,10 +288,10 @@ def test_synthetic_records_roundtrip(
 
 
 def test_committed_schema_is_fresh() -> None:
-    from schemas.generate import render
+    from mjaudit.parts.schemas.generate import render
 
     assert SCHEMA_PATH.read_text(encoding="utf-8") == render(), (
-        "schemas/mjlog-1.schema.json is stale: run `python -m schemas.generate`"
+        "schemas/mjlog-1.schema.json is stale: run `python -m mjaudit.parts.schemas.generate`"
     )
 
 

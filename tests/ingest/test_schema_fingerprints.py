@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 from ingest_helpers import catalog_query, line, record, write_lines
-
-from dashboards.queries import connect
-from ingest.pipeline import ingest
-from ingest.store import MANIFEST, DataDir
+from mjaudit.parts.dashboards.queries import connect
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import MANIFEST, DataDir
 
 
 def _ingested(tmp_path: Path) -> DataDir:

@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import mjaudit.parts.ingest.sources as sources
 import pytest
 import zstandard
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.sources import BrokenStream, Limits, RawRecord, Refused, read_records
+from mjaudit.parts.ingest.store import DataDir
 
-import ingest.sources as sources
-from ingest.pipeline import ingest
-from ingest.sources import BrokenStream, Limits, RawRecord, Refused, read_records
-from ingest.store import DataDir
 from tests.hardening.fuzzing import compressed_bomb
 from tests.ingest.ingest_helpers import line, record
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet, UnknownTile
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet, UnknownTile
 
 SUITED = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
 HONOURS = ["E", "S", "W", "N", "C", "F", "P"]

@@ -40,11 +40,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
-
-from replay.engine import replay_hand
-from replay.findings import HandReport
-from schemas.records import parse_record
-from schemas.tiles import BONUS_TILES, JOKER, PLAYING_TILES, UNKNOWN_FLOWER
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.schemas.records import parse_record
+from mjaudit.parts.schemas.tiles import BONUS_TILES, JOKER, PLAYING_TILES, UNKNOWN_FLOWER
 
 CARD = "sample-original-1"  # the §6 sample card
 E, S, W, N = 0, 1, 2, 3  # with the default dealer 0

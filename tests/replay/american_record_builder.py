@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET
-from schemas.tiles import BONUS_TILES, JOKER
+from mjaudit.parts.replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET
+from mjaudit.parts.schemas.tiles import BONUS_TILES, JOKER
 
 N = 4
 

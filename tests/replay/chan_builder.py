@@ -42,10 +42,9 @@ from logbuilder import (  # noqa: F401
     serious,
     with_code,
 )
-
-from replay.engine import replay_hand, supported
-from replay.findings import Finding, FindingClass, HandReport
-from schemas.tiles import CHAN_CARDS
+from mjaudit.parts.replay.engine import replay_hand, supported
+from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
 DECK: Counter[str] = Counter({c: 4 for c in CHAN_CARDS})
 NOC_SIZE = 23

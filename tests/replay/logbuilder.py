@@ -37,11 +37,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
-
-from replay.engine import replay_hand
-from replay.findings import SERIOUS, Finding, FindingClass, HandReport
-from schemas.records import parse_record
-from schemas.tiles import (
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.schemas.records import parse_record
+from mjaudit.parts.schemas.tiles import (
     BONUS_TILES,
     KHUNG,
     KHUNG_EXTRA_SETS,

@@ -11,10 +11,7 @@ from typing import Any
 
 import pytest
 import typer
-from typer.testing import CliRunner
-
-from mjaudit.card_cli import card_app, load_card_for_check
-from replay.american.card import (
+from mjaudit.parts.replay.american.card import (
     SAMPLE_CARD_PATH,
     CardInvalid,
     card_from_obj,
@@ -22,6 +19,9 @@ from replay.american.card import (
     parse_card,
     sample_card,
 )
+from typer.testing import CliRunner
+
+from mjaudit.card_cli import card_app, load_card_for_check
 
 GOOD_HAND: dict[str, Any] = {
     "id": "H-1",

@@ -10,9 +10,8 @@ import copy
 from typing import Any
 
 import pytest
+from mjaudit.parts.replay.american.card import CardInvalid, card_from_obj
 from test_american_card import GOOD_HAND
-
-from replay.american.card import CardInvalid, card_from_obj
 
 
 def _card(groups: list[tuple[Any, Any]], vars_: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -10,17 +10,17 @@ import msgspec
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from mjaudit.parts.ingest import store
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay import archive, ranges
+from mjaudit.parts.replay import plan as planning
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
 
 from bench.synthlog import records, write_jsonl
-from ingest import store
-from ingest.pipeline import ingest
-from ingest.store import DataDir
 from mjaudit.cli import app
-from replay import archive, ranges
-from replay import plan as planning
-from replay.archive import replay_archive
-from schemas.tables import REPLAY_TABLES
 
 runner = CliRunner()
 

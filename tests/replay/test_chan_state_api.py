@@ -3,10 +3,9 @@ clean replays clean, and the codes it lists are the ones the replay reports."""
 
 from __future__ import annotations
 
+from mjaudit.parts.replay.chan.replayer import replay_to
+from mjaudit.parts.replay.engine import replay_hand
 from test_checklist_chan_errors import _tach_ca, _xe_ca
-
-from replay.chan.replayer import replay_to
-from replay.engine import replay_hand
 
 
 def _options_at(record: dict, at: int, seat: int) -> dict[str, tuple[str, ...]]:

@@ -34,9 +34,8 @@ from american_builder import (
     W,
     canonical,
 )
-
-from replay.engine import replay_hand, supported
-from replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine import replay_hand, supported
+from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
 
 HARD = FindingClass.CORRUPT_LOG
 VIOL = FindingClass.PLAYER_VIOLATION
@@ -1349,7 +1348,7 @@ def test_PARTIAL_INFORMATION_info() -> None:
 
 def test_records_validate_through_the_schema() -> None:
     """Every event kind of §9.1 the builder writes passes schemas.records.parse_record."""
-    from schemas.records import parse_record
+    from mjaudit.parts.schemas.records import parse_record
 
     blind = AmHand().pass_round(1).pass_round(2).pass_round(3, blind={S: 2})
     for b in (a7_exchange_then_self_drawn(charleston=True), blind, a1_year_self_drawn()):

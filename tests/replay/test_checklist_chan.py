@@ -31,9 +31,8 @@ from chan_builder import (
     stopped,
     with_code,
 )
-
-from replay.engine import replay_hand
-from schemas.records import ErrorCode, RecordError
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.schemas.records import ErrorCode, RecordError
 
 pytestmark = pytest.mark.skipif(not ENGINE_READY, reason="the chan engine is not registered")
 

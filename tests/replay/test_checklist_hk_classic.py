@@ -24,10 +24,9 @@ from logbuilder import (
     stopped,
     with_code,
 )
+from mjaudit.parts.replay.engine import replay_games, replay_hand
+from mjaudit.parts.schemas.records import ErrorCode, RecordError
 from test_penalty_examples import c1, l1, n1, three_bamboo_melds
-
-from replay.engine import replay_games, replay_hand
-from schemas.records import ErrorCode, RecordError
 
 E, S, W, N = 0, 1, 2, 3
 LIVE_AFTER_DEAL = 78  # 144 - 4 x 13 - 14 reserved, when the dealer is dealt 13 + a draw

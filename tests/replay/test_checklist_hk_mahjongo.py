@@ -21,9 +21,8 @@ from logbuilder import (
     stopped,
     with_code,
 )
+from mjaudit.parts.replay.engine import replay_games, replay_hand
 from test_penalty_examples import dragons_for_E, m2, p1, p2, p3
-
-from replay.engine import replay_games, replay_hand
 
 E, S, W, N = 0, 1, 2, 3
 WALL = 84  # 136 - 4 x 13: every tile can be drawn

@@ -32,10 +32,9 @@ from logbuilder import (
     tiles,
     with_code,
 )
-
-from replay.engine import replay_games, replay_hand, supported
-from replay.findings import Finding, HandReport
-from schemas.records import ErrorCode, RecordError
+from mjaudit.parts.replay.engine import replay_games, replay_hand, supported
+from mjaudit.parts.replay.findings import Finding, HandReport
+from mjaudit.parts.schemas.records import ErrorCode, RecordError
 
 E, S, W, N = 0, 1, 2, 3
 RULESET = "vn-160"

@@ -17,14 +17,13 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from replay.engine import replay_games
-from replay.findings import FindingClass
-from replay.sim import simulate
-from schemas import rows
-from schemas.event_columns import EventColumns, event_field
-from schemas.records import parse_record
-from schemas.rows import RowBuffers, _cut_by_hands, records_from_tables
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.sim import simulate
+from mjaudit.parts.schemas import rows
+from mjaudit.parts.schemas.event_columns import EventColumns, event_field
+from mjaudit.parts.schemas.records import parse_record
+from mjaudit.parts.schemas.rows import RowBuffers, _cut_by_hands, records_from_tables
 
 SITTINGS = (
     ("hk-classic", 2),

@@ -5,8 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from hk_helpers import SEAT, deltas, win
-
-from replay.hk import (
+from mjaudit.parts.replay.hk import (
     HK_CLASSIC,
     WinSource,
     evaluate,

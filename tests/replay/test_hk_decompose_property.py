@@ -6,9 +6,8 @@ from itertools import combinations_with_replacement
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from replay.counts import ORPHANS, to_counts
-from replay.decompose import (
+from mjaudit.parts.replay.counts import ORPHANS, to_counts
+from mjaudit.parts.replay.decompose import (
     Decomposition,
     Structure,
     decompose,
@@ -16,7 +15,7 @@ from replay.decompose import (
     suit_splits,
     winning_tiles,
 )
-from replay.hk import (
+from mjaudit.parts.replay.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     WinContext,
@@ -26,7 +25,7 @@ from replay.hk import (
     options_for,
     score_decomposition,
 )
-from replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.melds import Meld, MeldKind
 
 Canon = tuple[str, int, tuple[int, ...], tuple[int, ...]]
 

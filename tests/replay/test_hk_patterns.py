@@ -6,10 +6,9 @@ import dataclasses
 
 import pytest
 from hk_helpers import win
-
-from replay.counts import parse, to_counts
-from replay.decompose import Structure, decompose, winning_tiles
-from replay.hk import (
+from mjaudit.parts.replay.counts import parse, to_counts
+from mjaudit.parts.replay.decompose import Structure, decompose, winning_tiles
+from mjaudit.parts.replay.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     REGISTRY,
@@ -19,7 +18,7 @@ from replay.hk import (
     evaluate_all,
     options_for,
 )
-from replay.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.hk.patterns import FAN_TABLES
 
 SECTION6 = options_for("hk-classic", {"fan_value_set": "section6", "fan_cap": "none"})
 

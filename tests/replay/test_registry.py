@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from replay import engine, registry
-from replay.render import report_text
-from replay.ruleset import Ruleset
-from schemas.rulesets import RULESET_IDS
+from mjaudit.parts.replay import engine, registry
+from mjaudit.parts.replay.render import report_text
+from mjaudit.parts.replay.ruleset import Ruleset
+from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
 REPLAY = Path(__file__).resolve().parents[2] / "replay"
 RULESET_FOLDERS = {"hk", "vn160", "american", "chan"}
@@ -47,7 +47,7 @@ def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
 
 
 def test_a_report_score_line_is_in_its_rulesets_terms() -> None:
-    from replay.findings import HandReport
+    from mjaudit.parts.replay.findings import HandReport
 
     def report(ruleset: str) -> HandReport:
         return HandReport(

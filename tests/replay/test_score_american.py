@@ -11,12 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.replay.american.card import SAMPLE_CARD_PATH
+from mjaudit.parts.replay.registry import get
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
-from replay.american.card import SAMPLE_CARD_PATH
-from replay.registry import get
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 
 
 def _score(hand: str, seat: str, **kw: object) -> ScoreReport:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from mjaudit.parts.replay.registry import get
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
-from replay.registry import get
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 
 X1 = "[5v5v] [2v2n] [4n4s] 7n7n7n 3v3v 3s3s CC CC 9v9s 8s8v 7n"
 X2 = "[9v9v] [8v8n] [2n2n] 8s8s CC 9s9n 4v4v 6s6s 3v3n 5n5s CC"

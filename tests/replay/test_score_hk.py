@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from mjaudit.parts.replay.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.hk.score import RULES_FILE, score_hk, section
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
 from score_helpers import pats, pays, score
-
-from replay.hk.patterns import FAN_TABLES
-from replay.hk.score import RULES_FILE, score_hk, section
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
 
 
 def classic(hand: str, **flags: Any) -> ScoreReport:

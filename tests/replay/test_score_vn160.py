@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.vn160.score import score_vn160
 from score_helpers import pats, pays
 from score_helpers import score as score_as
-
-from replay.scorecard import NotationError, ScoreReport, ScoreRequest
-from replay.vn160.score import score_vn160
 
 
 def score(hand: str, **flags: Any) -> ScoreReport:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mjaudit.parts.replay.counts import N_KINDS, ORPHANS, parse, tile, to_counts
+from mjaudit.parts.replay.decompose import decompose, is_complete
+from mjaudit.parts.replay.vn160 import KHUNG_CODES, completions, is_winning, khung_domain
 from vn160_brute import brute_splits
-
-from replay.counts import N_KINDS, ORPHANS, parse, tile, to_counts
-from replay.decompose import decompose, is_complete
-from replay.vn160 import KHUNG_CODES, completions, is_winning, khung_domain
 
 WIDE = ("BT", "RU")
 NARROW = tuple(c for c in KHUNG_CODES if c not in WIDE)
@@ -264,11 +263,11 @@ def test_matches_brute_force(h, ru_domain, pe_pe):
 
 # --- property: the best score against a brute-force search over every khung assignment -------
 
-from replay.decompose import Structure as DecStructure  # noqa: E402
-from replay.hk.patterns import WinSource  # noqa: E402
-from replay.melds import Meld, MeldKind  # noqa: E402
-from replay.vn160.options import options_for  # noqa: E402
-from replay.vn160.patterns import (  # noqa: E402
+from mjaudit.parts.replay.decompose import Structure as DecStructure  # noqa: E402
+from mjaudit.parts.replay.hk.patterns import WinSource  # noqa: E402
+from mjaudit.parts.replay.melds import Meld, MeldKind  # noqa: E402
+from mjaudit.parts.replay.vn160.options import options_for  # noqa: E402
+from mjaudit.parts.replay.vn160.patterns import (  # noqa: E402
     Reading,
     Structure,
     VNMeld,
@@ -278,8 +277,8 @@ from replay.vn160.patterns import (  # noqa: E402
     khong_khung,
     reading_patterns,
 )
-from replay.vn160.scoring import evaluate, wait_set  # noqa: E402
-from replay.vn160.tiles import INDEX  # noqa: E402
+from mjaudit.parts.replay.vn160.scoring import evaluate, wait_set  # noqa: E402
+from mjaudit.parts.replay.vn160.tiles import INDEX  # noqa: E402
 
 OPTION_SETS = (
     {},

@@ -4,11 +4,10 @@ flower has no wait (rather than an error)."""
 
 from __future__ import annotations
 
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.vn160.replayer import replay_to
+from mjaudit.parts.replay.vn160.tiles import INDEX
 from test_vn160_examples import record
-
-from replay.engine import replay_hand
-from replay.vn160.replayer import replay_to
-from replay.vn160.tiles import INDEX
 
 
 def test_self_actions_offer_thien_u_before_any_event() -> None:

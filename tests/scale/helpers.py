@@ -14,10 +14,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow.parquet as pq
+from mjaudit.parts.ingest.store import CATALOG, LOCK, DataDir
+from mjaudit.parts.schemas.tables import ALL_TABLES, REPLAY_TABLES
 
 from bench.synthlog import write_jsonl
-from ingest.store import CATALOG, LOCK, DataDir
-from schemas.tables import ALL_TABLES, REPLAY_TABLES
 
 REPO = Path(__file__).resolve().parents[2]
 

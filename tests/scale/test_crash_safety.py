@@ -28,9 +28,8 @@ from helpers import (
     wait_for_lock,
     write_archive,
 )
-
-from ingest.pipeline import ingest
-from replay.archive import replay_archive
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.replay.archive import replay_archive
 
 FILES, HANDS_PER_FILE = 4, 1300
 TOTAL = FILES * HANDS_PER_FILE

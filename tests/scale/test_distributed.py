@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 from helpers import replay_bytes, write_archive
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.distributed import DistributedUnavailable
+from mjaudit.parts.replay.plan import plan
+from mjaudit.parts.replay.sim import write_simulation
+from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
 
-from ingest.pipeline import ingest
-from ingest.store import DataDir
 from mjaudit.cli import app
-from replay.archive import replay_archive
-from replay.distributed import DistributedUnavailable
-from replay.plan import plan
-from replay.sim import write_simulation
-from schemas.tables import REPLAY_TABLES
 
 distributed = pytest.importorskip("distributed")
 

@@ -9,17 +9,17 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import mjaudit.parts.ingest.pipeline as pipeline
 import msgspec
 import pytest
+from mjaudit.parts.ingest.pipeline import IngestSummary, ingest
+from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, read_sheet
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.schemas.sheet import MAX_BASE, MAX_FAN, SheetError, SheetLine, settle
 from typer.testing import CliRunner
 
-import ingest.pipeline as pipeline
-from ingest.pipeline import IngestSummary, ingest
-from ingest.sheets import SheetItem, SheetProblem, read_sheet
-from ingest.store import DataDir
 from mjaudit.cli import app
-from replay.engine import replay_hand
-from schemas.sheet import MAX_BASE, MAX_FAN, SheetError, SheetLine, settle
 
 OUT_OF_RANGE = "SHEET_NUMBER_OUT_OF_RANGE"
 CSV_HEADER = (

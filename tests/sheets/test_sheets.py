@@ -6,16 +6,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from mjaudit.parts.dashboards.queries import Filters, connect, player_stats, summary_tsv
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.sheets import SheetRecord, read_sheet
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.schemas.sheet import SheetLine, multiplier, settle
 from typer.testing import CliRunner
 
-from dashboards.queries import Filters, connect, player_stats, summary_tsv
-from ingest.pipeline import ingest
-from ingest.sheets import SheetRecord, read_sheet
-from ingest.store import DataDir
 from mjaudit.cli import app
-from replay.archive import replay_archive
-from replay.engine import replay_hand
-from schemas.sheet import SheetLine, multiplier, settle
 
 runner = CliRunner()
 

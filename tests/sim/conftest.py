@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-
-from replay.engine import replay_games
-from replay.findings import HandReport
-from replay.sim import simulate
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.sim import simulate
 
 # Sittings per ruleset: about 2,300 hands in all (a sitting is 16+ hands, 8+ for two players).
 MIX = (("hk-classic", 30), ("hk-mahjongo", 26), ("hk-mahjongo-2p", 36))

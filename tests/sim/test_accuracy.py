@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from replay.sim.accuracy import score
+from mjaudit.parts.replay.sim.accuracy import score
 
 
 def _describe(acc) -> str:  # type: ignore[no-untyped-def]

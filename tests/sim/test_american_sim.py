@@ -17,18 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mjaudit.parts.replay.american.card import sample_card
+from mjaudit.parts.replay.american.matcher import ExposureShape
+from mjaudit.parts.replay.american.options import options_for
+from mjaudit.parts.replay.american.tiles import counts, kind
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import SERIOUS, HandReport
+from mjaudit.parts.replay.sim import REGISTRY, SimulationError, simulate, write_simulation
+from mjaudit.parts.replay.sim import american_play as ap
+from mjaudit.parts.replay.sim.accuracy import score
+from mjaudit.parts.replay.sim.american_bot import AmericanBot, CardModel, Style
 from typer.testing import CliRunner
-
-from replay.american.card import sample_card
-from replay.american.matcher import ExposureShape
-from replay.american.options import options_for
-from replay.american.tiles import counts, kind
-from replay.engine import replay_games
-from replay.findings import SERIOUS, HandReport
-from replay.sim import REGISTRY, SimulationError, simulate, write_simulation
-from replay.sim import american_play as ap
-from replay.sim.accuracy import score
-from replay.sim.american_bot import AmericanBot, CardModel, Style
 
 SEED = 20261130
 GAMES = 63  # 16 hands a sitting: 1,008 hands

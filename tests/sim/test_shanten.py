@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from replay.decompose import is_complete, winning_tiles
-from replay.sim import REGISTRY
-from replay.sim.shanten import orphans_shanten, pung_shanten, shanten
+from mjaudit.parts.replay.decompose import is_complete, winning_tiles
+from mjaudit.parts.replay.sim import REGISTRY
+from mjaudit.parts.replay.sim.shanten import orphans_shanten, pung_shanten, shanten
 
 
 def test_complete_and_waiting_agree_with_decompose() -> None:

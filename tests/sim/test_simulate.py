@@ -6,11 +6,10 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-
-from replay.engine import replay_games
-from replay.findings import SERIOUS
-from replay.sim import labels_path, simulate, write_simulation
-from schemas.records import canonical_json, parse_record
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import SERIOUS
+from mjaudit.parts.replay.sim import labels_path, simulate, write_simulation
+from mjaudit.parts.schemas.records import canonical_json, parse_record
 
 
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
@@ -131,7 +130,7 @@ def test_rotation_and_rounds(planted) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_parallel_simulation_writes_the_same_bytes(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from replay.sim import write_simulation
+    from mjaudit.parts.replay.sim import write_simulation
 
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     write_simulation(one, "hk-classic", 3, seed=9, violations=0.2)

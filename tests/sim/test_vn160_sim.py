@@ -18,18 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.sim import labels_path, simulate, write_simulation
+from mjaudit.parts.replay.sim.accuracy import score
+from mjaudit.parts.replay.sim.core import REGISTRY, SimulationError
+from mjaudit.parts.replay.sim.vn160_play import MENU, check_clean, deal_positions
+from mjaudit.parts.replay.vn160.hand import VNHand
+from mjaudit.parts.replay.vn160.options import VNOptions
+from mjaudit.parts.replay.vn160.tiles import INDEX, full_set
+from mjaudit.parts.schemas.records import canonical_json, parse_record
 from typer.testing import CliRunner
-
-from replay.engine import replay_games
-from replay.findings import SERIOUS, Finding, FindingClass, HandReport
-from replay.sim import labels_path, simulate, write_simulation
-from replay.sim.accuracy import score
-from replay.sim.core import REGISTRY, SimulationError
-from replay.sim.vn160_play import MENU, check_clean, deal_positions
-from replay.vn160.hand import VNHand
-from replay.vn160.options import VNOptions
-from replay.vn160.tiles import INDEX, full_set
-from schemas.records import canonical_json, parse_record
 
 RULESET = "vn-160"
 KHUNG = {"BT", "BP", "BS", "BM", "RH", "RU", "RD", "RW"}

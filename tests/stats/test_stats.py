@@ -25,11 +25,11 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "replay"))
 from logbuilder import Hand
+from mjaudit.parts.dashboards.queries import Filters, connect, overview, player_stats
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.replay.archive import replay_archive
 
-from dashboards.queries import Filters, connect, overview, player_stats
-from ingest.pipeline import ingest
 from mjaudit.cli import app
-from replay.archive import replay_archive
 
 runner = CliRunner()
 
@@ -84,9 +84,24 @@ def test_player_statistics(archive):
     rows = _by_player(player_stats(connect(archive)))
     ann, bob, cat, dan = rows["ann"], rows["bob"], rows["cat"], rows["dan"]
     assert [r["hands"] for r in (ann, bob, cat, dan)] == [4, 4, 4, 4]
-    assert (bob["wins"], bob["self_draws"], bob["self_draw_rate"], bob["avg_fan"]) == (1, 1, 1.0, 4.0)
-    assert (dan["wins"], dan["self_draws"], dan["self_draw_rate"], dan["avg_fan"]) == (1, 0, 0.0, 7.0)
-    assert (ann["wins"], ann["win_rate"], ann["self_draw_rate"], ann["avg_fan"]) == (0, 0.0, None, None)
+    assert (bob["wins"], bob["self_draws"], bob["self_draw_rate"], bob["avg_fan"]) == (
+        1,
+        1,
+        1.0,
+        4.0,
+    )
+    assert (dan["wins"], dan["self_draws"], dan["self_draw_rate"], dan["avg_fan"]) == (
+        1,
+        0,
+        0.0,
+        7.0,
+    )
+    assert (ann["wins"], ann["win_rate"], ann["self_draw_rate"], ann["avg_fan"]) == (
+        0,
+        0.0,
+        None,
+        None,
+    )
     assert (cat["deal_ins"], cat["deal_in_rate"]) == (1, 0.25)
     assert bob["win_rate"] == 0.25
     assert [r["net_points"] for r in (ann, bob, cat, dan)] == [-16.0, -144.0, -64.0, 224.0]
@@ -133,9 +148,13 @@ def test_cli_stats_formats(archive):
     lines = csv.output.strip().splitlines()
     assert lines[0].startswith("player,unit,hands,wins,win_rate")
     assert lines[1].startswith("dan,fan,4,1,0.25")
-    as_json = json.loads(runner.invoke(app, ["stats", "--data", str(archive), "--format", "json"]).output)
+    as_json = json.loads(
+        runner.invoke(app, ["stats", "--data", str(archive), "--format", "json"]).output
+    )
     assert [r["player"] for r in as_json] == ["dan", "ann", "cat", "bob"]
-    monthly = runner.invoke(app, ["stats", "--data", str(archive), "--by", "month", "--since", "2026-02-01"])
+    monthly = runner.invoke(
+        app, ["stats", "--data", str(archive), "--by", "month", "--since", "2026-02-01"]
+    )
     assert monthly.exit_code == 0
     assert "2026-01" not in monthly.output
     missing = runner.invoke(app, ["stats", "--data", str(archive.parent / "nothing")])
