@@ -81,7 +81,7 @@ def _family_sources(family: str) -> list[_Source]:
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                parts = node.module.split(".")
+                parts = node.module.removeprefix("mjaudit.parts.").split(".")
                 if parts[0] == "replay" and len(parts) == 2 and parts[1] not in _FAMILY_FOLDERS:
                     shared.setdefault(parts[1], set()).update(a.name for a in node.names)
     for module, names in sorted(shared.items()):
