@@ -111,8 +111,9 @@ def _imported_modules(sources: list[_Source]) -> list[ast.Module]:
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                path = ROOT / (node.module.replace(".", "/") + ".py")
-                if node.module.split(".")[0] in ("schemas", "replay") and path.exists():
+                module = node.module.removeprefix("mjaudit.parts.")
+                path = ROOT / (module.replace(".", "/") + ".py")
+                if module.split(".")[0] in ("schemas", "replay") and path.exists():
                     paths.add(path)
     return [ast.parse(p.read_text()) for p in sorted(paths)]
 
