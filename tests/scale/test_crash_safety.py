@@ -31,7 +31,7 @@ from helpers import (
 )
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.archive.update import replay_archive
 
 FILES, HANDS_PER_FILE = 4, 1300
 TOTAL = FILES * HANDS_PER_FILE
