@@ -236,11 +236,94 @@ FANS = pa.schema(
     ]
 )
 
-REPLAY_TABLES: dict[str, pa.Schema] = {
+# The rows the engine writes per hand (ReportColumns).
+HAND_REPLAY_TABLES: dict[str, pa.Schema] = {
     "findings": FINDINGS,
     "scores": SCORES,
     "hand_results": HAND_RESULTS,
     "fans": FANS,
 }
+
+# -- summary tables (written by the replay beside the hand rows, per game) -----------------
+#
+# The counts and sums every statistic needs, per game and local day of the table (the
+# hands' ``started_at`` plus their UTC offset) and the hand columns the filters select on,
+# so that readers sum a few rows per sitting instead of every seat of every hand. A game's
+# rows depend only on its hands: a bucket's rows are carried over and replaced game by
+# game like the hand rows. Averages are stored as a sum and a count; rates are computed
+# after summing. ``game_days`` has a row for every replayed hand's game and day, so a
+# bucket with hand_results files and none of game_days was written before these tables.
+
+SUMMARY_KEY = [
+    column(HandRecord, "game_id"),
+    column(HandRecord, "ruleset"),
+    pa.field("game", pa.string(), nullable=False),
+    pa.field("source_kind", pa.string(), nullable=False),
+    column(HandRecord, "venue"),
+    column(HandRecord, "table"),
+    pa.field("day", pa.date32(), nullable=False),  # the table's local date
+]
+COUNT = pa.int64()
+
+GAME_DAYS = pa.schema(
+    [
+        *SUMMARY_KEY,
+        pa.field("first_at", pa.timestamp("us", tz="UTC"), nullable=False),
+        pa.field("hands", COUNT, nullable=False),  # replayed hands
+        pa.field("wins", COUNT, nullable=False),  # ended_by = 'win'
+        pa.field("draws", COUNT, nullable=False),  # ended_by = 'exhaustive_draw'
+    ]
+)
+
+PLAYER_GAMES = pa.schema(
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("hands", COUNT, nullable=False),
+        pa.field("wins", COUNT, nullable=False),  # is_winner
+        pa.field("win_hands", COUNT, nullable=False),  # is_winner of a hand ended by a win
+        pa.field("self_draws", COUNT, nullable=False),
+        pa.field("deal_ins", COUNT, nullable=False),
+        pa.field("net", pa.float64(), nullable=False),  # sum of deltas (0 when none)
+        pa.field("won", pa.float64(), nullable=False),  # sum of the positive deltas
+        pa.field("paid", pa.float64(), nullable=False),  # minus the sum of the negative ones
+        pa.field("liable", COUNT, nullable=False),
+        pa.field("pao_paid", COUNT, nullable=False),
+        pa.field("nine_tile_paid", COUNT, nullable=False),
+        pa.field("last_five_paid", COUNT, nullable=False),
+    ]
+)
+
+PLAYER_FANS = pa.schema(  # the winners' seat rows: a histogram of (capped) values
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("fan", pa.int32()),
+        pa.field("self_drawn", pa.bool_(), nullable=False),
+        pa.field("by_win", pa.bool_(), nullable=False),  # the hand ended by a win
+        pa.field("wins", COUNT, nullable=False),
+        pa.field("gain", pa.float64(), nullable=False),  # sum of their non-null deltas
+        pa.field("gain_n", COUNT, nullable=False),  # how many deltas that sum has
+    ]
+)
+
+FINDING_COUNTS = pa.schema(
+    [
+        *SUMMARY_KEY,
+        pa.field("player", pa.string()),  # None: a finding with no seat
+        pa.field("class", pa.string(), nullable=False),
+        pa.field("code", pa.string(), nullable=False),
+        pa.field("n", COUNT, nullable=False),
+    ]
+)
+
+SUMMARY_TABLES: dict[str, pa.Schema] = {
+    "game_days": GAME_DAYS,
+    "player_games": PLAYER_GAMES,
+    "player_fans": PLAYER_FANS,
+    "finding_counts": FINDING_COUNTS,
+}
+
+REPLAY_TABLES: dict[str, pa.Schema] = {**HAND_REPLAY_TABLES, **SUMMARY_TABLES}
 
 ALL_TABLES: dict[str, pa.Schema] = {**INGEST_TABLES, **REPLAY_TABLES}

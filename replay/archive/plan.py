@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.ranges import in_range, ranges_of
+from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.run import REGISTRY
 from mjaudit.parts.replay.rulesets.american.card import cards_digest
@@ -110,7 +111,7 @@ def plan(data: DataDir) -> Plan:
         )
         hands = pl.concat([hands.filter(~keyed), hands.filter(keyed).with_columns(rehash)])
     stored = hands.select("game_id", "ruleset", *KEY_HASHES, *CONTENT_HASHES)
-    done = data.scan("hand_results").select("game_id", *KEY_HASHES, *CONTENT_HASHES)
+    done = _done(data).select("game_id", *KEY_HASHES, *CONTENT_HASHES)
     totals = stored.select(
         pl.len().alias("hands"),
         pl.col("ruleset").is_in(list(REGISTRY)).not_().sum().alias("unsupported"),
@@ -171,6 +172,20 @@ def plan(data: DataDir) -> Plan:
     for path in found_files:
         path.unlink()
     return Plan(work, n_hands, n_stale, int(totals["unsupported"][0]), counts)
+
+
+def _done(data: DataDir) -> pl.LazyFrame:
+    """The hand_results rows that count as replayed: those of buckets replayed before the
+    summary tables existed do not, so their games are replayed again and the summaries
+    written (the upgrade of such an archive)."""
+    missing = set(missing_summaries(data.manifest()))
+    if not missing:
+        return data.scan("hand_results")
+    files = [data.root / rel for rel in data.manifest()["tables"]["hand_results"]]
+    kept = [f for f in files if f.relative_to(data.root).as_posix() not in missing]
+    if not kept:
+        return pl.LazyFrame(schema=data.scan("hand_results").collect_schema())
+    return pl.scan_parquet(kept, glob=False)
 
 
 def _write_sorted(games: pl.LazyFrame, n: int, out: Path) -> None:

@@ -40,11 +40,13 @@ from mjaudit.parts.replay.archive.plan import (
     stale_games,
 )
 from mjaudit.parts.replay.archive.ranges import GameRange, in_range, ranges_of
+from mjaudit.parts.replay.archive.summary import SORT as SUMMARY_SORT
+from mjaudit.parts.replay.archive.summary import summary_tables
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, SERIOUS, HandReport
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.card import cards_digest, register_folder
 from mjaudit.parts.schemas.rows import records_from_tables
-from mjaudit.parts.schemas.tables import REPLAY_TABLES
+from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES
 
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
@@ -55,6 +57,7 @@ _SORT = {
     "scores": ["game_id", "hand_no", "seat"],
     "hand_results": ["game_id", "hand_no"],
     "fans": ["game_id", "hand_no", "seat", "pattern", "fan"],  # unique: tasks end in any order
+    **SUMMARY_SORT,
 }
 
 # A chunk's replayed rows: bucket -> table -> rows.
@@ -82,7 +85,7 @@ class ReportColumns:
 
     def __init__(self) -> None:
         self.columns: dict[str, dict[str, list[Any]]] = {
-            name: {f.name: [] for f in schema} for name, schema in REPLAY_TABLES.items()
+            name: {f.name: [] for f in schema} for name, schema in HAND_REPLAY_TABLES.items()
         }
 
     def add(self, rep: HandReport, content_hash: str) -> None:
@@ -149,7 +152,7 @@ class ReportColumns:
             name: pa.Table.from_arrays(
                 [pa.array(self.columns[name][f.name], type=f.type) for f in schema], schema=schema
             )
-            for name, schema in REPLAY_TABLES.items()
+            for name, schema in HAND_REPLAY_TABLES.items()
         }
 
 
@@ -200,7 +203,11 @@ def replay_chunk(root: str, games: list[str], files: dict[str, list[str]], cards
             if b not in rows:
                 rows[b] = ReportColumns()
             rows[b].add(rep, done)
-    return {b: rows[b].tables() for b in sorted(rows)}
+    out = {}
+    for b in sorted(rows):
+        tables = rows[b].tables()
+        out[b] = {**tables, **summary_tables(hands, tables)}
+    return out
 
 
 @dataclass(frozen=True)
