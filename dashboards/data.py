@@ -29,10 +29,13 @@ How the sidebar's player filter applies (the other filters select hands):
 
 from __future__ import annotations
 
+import functools
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import polars as pl
@@ -45,11 +48,14 @@ from mjaudit.parts.dashboards.queries import (
     player_stats,
     units_cte,
 )
-from mjaudit.parts.ingest.partitions import Scope
+from mjaudit.parts.ingest.partitions import Scope, game_of, segments
 from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import RULESETS, Game
-from mjaudit.parts.schemas.tables import ALL_TABLES, INGEST_TABLES
+from mjaudit.parts.schemas.tables import ALL_TABLES, INGEST_TABLES, SUMMARY_TABLES
+
+T = TypeVar("T")
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -124,14 +130,15 @@ def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
     con = memory_db()
     con.execute("CREATE SCHEMA raw")
     files = create_views(con, data, scope, schema="raw")
-    _load_facts(con)
+    for name in SUMMARY_TABLES:
+        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM raw."{name}"')
     return Archive(root, version, con, scope, files)
 
 
 def index(root: Path | str) -> dict[str, Any]:
     """What the sidebar needs before a scope is chosen: :func:`status` and
-    :func:`filter_options` of the whole archive, from the few columns they use (nothing
-    is loaded into memory)."""
+    :func:`filter_options` of the whole archive, from the summary tables and the hands'
+    row count (nothing is loaded into memory)."""
     root = Path(root).absolute()
     data = DataDir(root)
     if not data.exists():
@@ -139,18 +146,18 @@ def index(root: Path | str) -> dict[str, Any]:
     con = memory_db()
     try:
         con.execute("CREATE SCHEMA raw")
-        create_views(con, data, schema="raw")
-        game = _game_column(con)
-        con.execute(
-            f"""CREATE VIEW hand_facts AS
-            SELECT h.game_id, h.hand_no, h.ruleset, {game} AS game, h.source_kind, h.venue,
-                   h."table", CAST({LOCAL_TIME} AS DATE) AS day,
-                   EXISTS (SELECT 1 FROM raw.hand_results r
-                           WHERE r.game_id = h.game_id AND r.hand_no = h.hand_no) AS replayed
-            FROM raw.hands h"""
-        )
-        con.execute("CREATE VIEW seat_facts AS SELECT player FROM raw.seats")
-        return {"status": status(con), "options": filter_options(con)}
+        create_views(con, data, schema="raw", tables=("hands", "seats", *SUMMARY_TABLES))
+        for name in SUMMARY_TABLES:
+            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM raw."{name}"')
+        hands = data.manifest()["tables"].get("hands", [])
+        named = {seg["ruleset"] for rel in hands if "ruleset" in (seg := segments(rel))}
+        found = {"status": status(con), "options": filter_options(con, tuple(sorted(named)))}
+        if found["status"]["hands"] > found["status"]["replayed"]:  # their players too
+            players = found["options"]["players"]
+            seated = [r[0] for r in con.execute("SELECT DISTINCT player FROM raw.seats").fetchall()]
+            found["options"]["players"] = sorted(set(players) | set(seated))
+        found["status"]["unsummarised"] = len(missing_summaries(data.manifest()))
+        return found
     finally:
         con.close()
 
@@ -167,6 +174,32 @@ def _game_column(con: duckdb.DuckDBPyConnection) -> str:
     is empty or (a folder written before it) missing."""
     have = {r[0] for r in con.execute('DESCRIBE raw."hands"').fetchall()}
     return f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
+
+
+_FACTS_LOCK = threading.Lock()
+
+
+def hand_level(fn: Callable[..., T]) -> Callable[..., T]:
+    """A query of the hand rows: the first one loads them into memory (:func:`load_facts`),
+    so that the pages that read only the summary tables never wait for them."""
+
+    @functools.wraps(fn)
+    def run(con: duckdb.DuckDBPyConnection, *args: Any, **kwargs: Any) -> T:
+        load_facts(con)
+        return fn(con, *args, **kwargs)
+
+    return run
+
+
+def load_facts(con: duckdb.DuckDBPyConnection) -> None:
+    """The in-memory tables of the hand rows (see the module docstring), made once per
+    archive (every cursor of its connection sees them)."""
+    with _FACTS_LOCK:
+        made = con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'fan_facts'"
+        ).fetchall()[0][0]
+        if not made:
+            _load_facts(con)
 
 
 def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
@@ -259,6 +292,15 @@ def _own(f: Filters, column: str) -> tuple[str, list[object]]:
 
 
 def status(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Hands ingested (the hands' row count) and replayed (the summary's): the empty
+    state and the 'run replay' note."""
+    (hands,) = _row(con, "SELECT count(*) FROM raw.hands", [])
+    (replayed,) = _row(con, "SELECT coalesce(sum(hands), 0)::BIGINT FROM game_days", [])
+    return {"hands": int(hands), "replayed": int(replayed)}
+
+
+@hand_level
+def status_raw(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Hands ingested and replayed: the empty state and the 'run replay' note."""
     hands, replayed = _row(
         con, "SELECT count(*), count(*) FILTER (WHERE replayed) FROM hand_facts", []
@@ -266,7 +308,39 @@ def status(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return {"hands": int(hands), "replayed": int(replayed)}
 
 
-def filter_options(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+def filter_options(
+    con: duckdb.DuckDBPyConnection, rulesets: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The values the sidebar offers (rulesets, venues, tables, players, first/last day)
+    of the replayed hands, from the summary tables; ``rulesets``: those of hands not
+    replayed yet too (:func:`index` names them from the hands' folders)."""
+
+    def values(sql: str) -> list[Any]:
+        return [r[0] for r in con.execute(sql).fetchall()]
+
+    first, last = _row(con, "SELECT min(day), max(day) FROM game_days", [])
+    pairs = set(con.execute("SELECT DISTINCT game, ruleset FROM game_days").fetchall())
+    pairs |= {(game_of(r), r) for r in rulesets}
+    by_game: dict[str, list[str]] = {}
+    for game, ruleset in sorted(pairs):
+        by_game.setdefault(game, []).append(ruleset)
+    return {
+        "games": [g for g in (Game.MAHJONG.value, Game.CHAN.value) if g in by_game],
+        "rulesets_by_game": by_game,
+        "rulesets": sorted({r for _, r in pairs}),
+        "venues": values("SELECT DISTINCT venue FROM game_days WHERE venue IS NOT NULL ORDER BY 1"),
+        "tables": values(
+            'SELECT DISTINCT "table" FROM game_days WHERE "table" IS NOT NULL ORDER BY 1'
+        ),
+        "players": values("SELECT DISTINCT player FROM player_games ORDER BY 1"),
+        "sources": values("SELECT DISTINCT source_kind FROM game_days ORDER BY 1"),
+        "first_day": first,
+        "last_day": last,
+    }
+
+
+@hand_level
+def filter_options_raw(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     """The values the sidebar offers: rulesets, venues, tables, players, first/last day."""
 
     def values(sql: str) -> list[Any]:
@@ -299,6 +373,70 @@ def filter_options(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 
 
 def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
+    """Headline figures of the replayed hands, from the summary tables. Rates are over
+    replayed hands; ``violations`` counts PLAYER_VIOLATION findings. With players
+    selected, the hand figures are of the hands they sat at, which per-player sums cannot
+    give: :func:`overview_raw` reads the hand rows then."""
+    if f.players:
+        return overview_raw(con, f)
+    where, params = f.summary_where()
+    sittings, hands, wins, draws, first, last = _row(
+        con,
+        f"""SELECT count(DISTINCT g.game_id), coalesce(sum(g.hands), 0)::BIGINT,
+               coalesce(sum(g.wins), 0)::BIGINT, coalesce(sum(g.draws), 0)::BIGINT,
+               min(g.day), max(g.day)
+        FROM game_days g WHERE {where}""",
+        params,
+    )
+    (players,) = _row(
+        con, f"SELECT count(DISTINCT g.player) FROM player_games g WHERE {where}", params
+    )
+    replayed = hands
+    if _unreplayed(con):  # count the hands not replayed yet too, as the hands table has them
+        sittings, hands, first, last = _ingested(con, f)
+    (violations,) = _row(
+        con,
+        f"""SELECT coalesce(sum(g.n), 0)::BIGINT FROM finding_counts g
+        WHERE {where} AND g.class = 'PLAYER_VIOLATION'""",
+        params,
+    )
+    return {
+        "sittings": sittings,
+        "hands": hands,
+        "replayed": replayed,
+        "wins": wins,
+        "draws": draws,
+        "players": players,
+        "violations": violations,
+        "first_day": first,
+        "last_day": last,
+        "exhaustive_draw_rate": draws / replayed if replayed else None,
+    }
+
+
+def _unreplayed(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the archive has hands the summary does not count (not replayed yet)."""
+    state = status(con)
+    return state["hands"] > state["replayed"]
+
+
+def _ingested(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[Any, ...]:
+    """Sittings, hands and first/last local day of the ingested hands the filters select
+    (read from the hands table: only when some are not replayed)."""
+    where, params = f.where("h")
+    return _row(
+        con,
+        f"""SELECT count(DISTINCT h.game_id), count(*), min(h.day), max(h.day)
+        FROM (SELECT game_id, ruleset, {_game_column(con)} AS game, source_kind, started_at,
+                     utc_offset_minutes, venue, "table",
+                     CAST({LOCAL_TIME.replace("h.", "")} AS DATE) AS day FROM raw.hands) h
+        WHERE {where}""",
+        params,
+    )
+
+
+@hand_level
+def overview_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     """Headline figures. Rates are over replayed hands; ``violations`` counts
     PLAYER_VIOLATION findings (of the selected players, if any)."""
     where, params = hand_where(f)
@@ -347,6 +485,37 @@ def grain_for(first: date | None, last: date | None) -> str:
 def activity(
     con: duckdb.DuckDBPyConnection, f: Filters, grain: str | None = None
 ) -> tuple[str, pl.DataFrame]:
+    """Replayed hands, wins and exhaustive draws per day, week or month (``grain``, else
+    by the span of the filtered hands), and the grain used, from ``game_days`` (with
+    players selected, :func:`activity_raw`: the hands they sat at)."""
+    if f.players:
+        return activity_raw(con, f, grain)
+    where, params = f.summary_where()
+    if grain is None:
+        first, last = _row(
+            con, f"SELECT min(g.day), max(g.day) FROM game_days g WHERE {where}", params
+        )
+        grain = grain_for(first, last)
+    if grain not in ("day", "week", "month"):
+        raise ValueError(f"grain must be day, week or month, not {grain!r}")
+    frame = _frame(
+        con,
+        f"""
+        SELECT CAST(date_trunc('{grain}', g.day) AS DATE) AS period,
+               sum(g.hands)::BIGINT AS hands, sum(g.wins)::BIGINT AS wins,
+               sum(g.draws)::BIGINT AS draws
+        FROM game_days g WHERE {where}
+        GROUP BY ALL ORDER BY period
+        """,
+        params,
+    )
+    return grain, frame
+
+
+@hand_level
+def activity_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, grain: str | None = None
+) -> tuple[str, pl.DataFrame]:
     """Hands, wins and exhaustive draws per day, week or month (``grain``, else by the
     span of the filtered hands), and the grain used."""
     where, params = hand_where(f)
@@ -380,7 +549,36 @@ def _scored(f: Filters, alias: str = "s") -> tuple[str, list[object]]:
     return f"{alias}.scored AND {where} AND {own}", [*params, *own_params]
 
 
+def _players_where(f: Filters) -> tuple[str, list[object]]:
+    """A summary table's rows (alias g) that pass the filters, of the selected players."""
+    where, params = f.summary_where()
+    own, own_params = f.own("g.player")
+    return f"{where} AND {own}", [*params, *own_params]
+
+
 def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) -> pl.DataFrame:
+    """Players by net points, those with at least ``min_hands`` replayed hands (the
+    definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
+    since HK points, vn-160 units and card points are different currencies."""
+    where, params = _players_where(f)
+    return _frame(
+        con,
+        f"""
+        WITH {units_cte()}
+        SELECT g.player, coalesce(u.unit, g.ruleset) AS unit, sum(g.hands)::BIGINT AS hands,
+               sum(g.wins)::BIGINT AS wins, sum(g.wins) / sum(g.hands) AS win_rate,
+               sum(g.deal_ins) / sum(g.hands) AS deal_in_rate,
+               sum(g.net)::DOUBLE AS net_points, sum(g.net) / sum(g.hands) AS net_per_hand
+        FROM player_games g LEFT JOIN units u ON u.ruleset = g.ruleset WHERE {where}
+        GROUP BY ALL HAVING sum(g.hands) >= ?
+        ORDER BY unit, net_points DESC, g.player
+        """,
+        [*params, min_hands],
+    )
+
+
+@hand_level
+def leaderboard_raw(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) -> pl.DataFrame:
     """Players by net points, those with at least ``min_hands`` replayed hands (the
     definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
     since HK points, vn-160 units and card points are different currencies."""
@@ -406,10 +604,11 @@ def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) 
 
 
 def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Every player's statistics, as ``mjaudit stats`` prints them."""
+    """Every player's statistics, as ``mjaudit stats`` prints them (the summary tables)."""
     return player_stats(con, f)
 
 
+@hand_level
 def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """One row per replayed hand of ``player`` in time order: the series behind the
     cumulative net, the moving win and deal-in rates, their fans and how they won. The
@@ -430,6 +629,7 @@ def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.
     )
 
 
+@hand_level
 def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
     points ``player`` paid them (hands they won and ``player`` lost) and received."""
@@ -466,7 +666,25 @@ def _wins(f: Filters) -> tuple[str, list[object]]:
     return f"s.is_winner AND s.ended_by = 'win' AND {where}", params
 
 
+def _fans_where(f: Filters) -> tuple[str, list[object]]:
+    """``player_fans`` rows (alias g) of the filtered wins, of the selected players."""
+    where, params = _players_where(f)
+    return f"g.by_win AND {where}", params
+
+
 def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Wins by (capped) fan, per ruleset."""
+    where, params = _fans_where(f)
+    return _frame(
+        con,
+        f"""SELECT g.ruleset, g.fan, sum(g.wins)::BIGINT AS wins FROM player_fans g
+        WHERE {where} GROUP BY ALL ORDER BY 1, 2""",
+        params,
+    )
+
+
+@hand_level
+def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Wins by (capped) fan, per ruleset."""
     where, params = _wins(f)
     return _frame(
@@ -477,6 +695,7 @@ def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     )
 
 
+@hand_level
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each pattern appears in wins (share of the ruleset's wins), and its fan."""
     where, params = _wins(f)
@@ -503,6 +722,25 @@ def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
+    where, params = _fans_where(f)
+    return _frame(
+        con,
+        f"""
+        SELECT g.ruleset, g.fan, sum(g.wins)::BIGINT AS wins,
+               sum(g.gain) / nullif(sum(g.gain_n), 0) AS avg_gain,
+               sum(g.self_gain) / nullif(sum(g.self_gain_n), 0) AS avg_gain_self_drawn,
+               (sum(g.gain) - sum(g.self_gain)) / nullif(sum(g.gain_n) - sum(g.self_gain_n), 0)
+                 AS avg_gain_on_discard
+        FROM player_fans g WHERE {where}
+        GROUP BY ALL ORDER BY 1, 2
+        """,
+        params,
+    )
+
+
+@hand_level
+def payment_by_fan_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
     where, params = _wins(f)
     return _frame(
         con,
@@ -517,6 +755,7 @@ def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     )
 
 
+@hand_level
 def limit_hands(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
 ) -> tuple[pl.DataFrame, int]:
@@ -553,6 +792,16 @@ def limit_hands(
 
 
 def finding_options(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Codes and classes present in the findings (their summary)."""
+    rows = con.execute("SELECT DISTINCT class, code FROM finding_counts").fetchall()
+    return {
+        "classes": sorted({c for c, _ in rows}),
+        "codes": sorted({code for _, code in rows}),
+    }
+
+
+@hand_level
+def finding_options_raw(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     """Codes and classes present in the findings table."""
     rows = con.execute("SELECT DISTINCT class, code FROM finding_facts").fetchall()
     return {
@@ -584,6 +833,7 @@ def _findings_where(
     return " AND ".join(conds), params
 
 
+@hand_level
 def findings(
     con: duckdb.DuckDBPyConnection,
     f: Filters,
@@ -610,6 +860,39 @@ def findings(
 
 
 def finding_counts(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    codes: tuple[str, ...] = (),
+    classes: tuple[str, ...] = (),
+) -> dict[str, pl.DataFrame]:
+    """Matching findings counted by code (with class) and by player, from the summary
+    (with players selected, :func:`finding_counts_raw`: their seatless findings are those
+    of the hands they sat at)."""
+    if f.players:
+        return finding_counts_raw(con, f, codes, classes)
+    where, params = f.summary_where()
+    for column, values in (("code", codes), ("class", classes)):
+        if values:
+            where += f" AND g.{column} IN ({_marks(values)})"
+            params = [*params, *values]
+    return {
+        "by_code": _frame(
+            con,
+            f"""SELECT g.code, g.class, sum(g.n)::BIGINT AS n FROM finding_counts g
+            WHERE {where} GROUP BY ALL ORDER BY n DESC, code""",
+            params,
+        ),
+        "by_player": _frame(
+            con,
+            f"""SELECT g.player, sum(g.n)::BIGINT AS n FROM finding_counts g
+            WHERE {where} AND g.player IS NOT NULL GROUP BY ALL ORDER BY n DESC, player""",
+            params,
+        ),
+    }
+
+
+@hand_level
+def finding_counts_raw(
     con: duckdb.DuckDBPyConnection,
     f: Filters,
     codes: tuple[str, ...] = (),
@@ -665,6 +948,45 @@ def chan_player_stats(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
     sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
     average total T of their wins, hands they were liable in (đền), violations by code."""
+    where, params = _players_where(_chan(f))
+    return _frame(
+        con,
+        f"""
+        WITH p AS (
+            SELECT g.player, sum(g.hands)::BIGINT AS hands, sum(g.win_hands)::BIGINT AS wins,
+                   sum(g.won)::DOUBLE AS diem_won, sum(g.paid)::DOUBLE AS diem_paid,
+                   sum(g.net)::DOUBLE AS net_diem, sum(g.liable)::BIGINT AS liable
+            FROM player_games g WHERE {where} GROUP BY g.player
+        ),
+        a AS (
+            SELECT g.player, sum(g.fan * g.wins) / sum(g.wins) FILTER (WHERE g.fan IS NOT NULL)
+                   AS avg_score
+            FROM player_fans g WHERE g.by_win AND {where} GROUP BY g.player
+        ),
+        v AS (
+            SELECT player, sum(n)::BIGINT AS n_violations,
+                   string_agg(code || ':' || n, ' ' ORDER BY code) AS violations
+            FROM (SELECT g.player, g.code, sum(g.n)::BIGINT AS n FROM finding_counts g
+                  WHERE {where} AND g.class = 'PLAYER_VIOLATION' AND g.player IS NOT NULL
+                  GROUP BY ALL)
+            GROUP BY player
+        )
+        SELECT p.player, p.hands, p.wins, p.wins / p.hands AS win_rate, p.diem_won,
+               p.diem_paid, p.net_diem, p.net_diem / p.hands AS net_per_hand, a.avg_score,
+               p.liable, coalesce(v.n_violations, 0)::BIGINT AS n_violations,
+               coalesce(v.violations, '') AS violations
+        FROM p LEFT JOIN a USING (player) LEFT JOIN v USING (player)
+        ORDER BY net_per_hand DESC, player
+        """,
+        [*params, *params, *params],
+    )
+
+
+@hand_level
+def chan_player_stats_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
+    sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
+    average total T of their wins, hands they were liable in (đền), violations by code."""
     f = _chan(f)
     where, params = _scored(f)
     fwhere, fparams = _findings_where(f, (), ("PLAYER_VIOLATION",))
@@ -703,6 +1025,25 @@ def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
     f = _chan(f)
     head = overview(con, f)
+    where, params = _fans_where(f)
+    (avg_score,) = _row(
+        con,
+        f"""SELECT sum(g.fan * g.wins) / sum(g.wins) FILTER (WHERE g.fan IS NOT NULL)
+        FROM player_fans g WHERE {where}""",
+        params,
+    )
+    return {
+        **head,
+        "win_rate": head["wins"] / head["replayed"] if head["replayed"] else None,
+        "avg_score": avg_score,
+    }
+
+
+@hand_level
+def chan_summary_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
+    """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
+    f = _chan(f)
+    head = overview_raw(con, f)
     where, params = _wins(f)
     (avg_score,) = _row(con, f"SELECT avg(s.fan) FROM seat_facts s WHERE {where}", params)
     return {
@@ -712,6 +1053,7 @@ def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     }
 
 
+@hand_level
 def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each cước (and gà) id appears in the filtered chắn wins: the wins that
     have it, its rows (a cước counted twice, such as two tôm, gives two rows or a value
@@ -742,6 +1084,18 @@ def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Chắn wins by the winner's total T (điểm)."""
+    where, params = _fans_where(_chan(f))
+    return _frame(
+        con,
+        f"""SELECT g.fan AS diem, sum(g.wins)::BIGINT AS wins FROM player_fans g
+        WHERE {where} AND g.fan IS NOT NULL GROUP BY ALL ORDER BY 1""",
+        params,
+    )
+
+
+@hand_level
+def score_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """Chắn wins by the winner's total T (điểm)."""
     where, params = _wins(_chan(f))
     return _frame(
         con,
@@ -754,6 +1108,7 @@ def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 # -- the replayer ------------------------------------------------------------------------
 
 
+@hand_level
 def sittings(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
 ) -> tuple[pl.DataFrame, int]:
@@ -776,6 +1131,7 @@ def sittings(
     return frame.drop("started_at"), int(total)
 
 
+@hand_level
 def hands_of(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
     """The hands of one sitting with their outcome, for the hand picker."""
     return _frame(
@@ -840,6 +1196,7 @@ def _records(
     return list(records_from_tables(tables))
 
 
+@hand_level
 def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) -> pl.DataFrame:
     """The auditor's findings for one hand, in order."""
     return _frame(
@@ -850,6 +1207,7 @@ def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) ->
     )
 
 
+@hand_level
 def computed_result(
     con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int
 ) -> dict[str, Any] | None:

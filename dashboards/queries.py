@@ -39,10 +39,12 @@ import duckdb
 import polars as pl
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.schemas.tables import ALL_TABLES
+from mjaudit.parts.replay.archive.summary import missing_summaries
+from mjaudit.parts.schemas.tables import ALL_TABLES, SUMMARY_TABLES
 
-# The tables player_stats and summary_tsv read (and stats' count of hands not replayed).
-STATS_TABLES = ("hands", "hand_results", "scores", "findings")
+# The tables player_stats, overview and summary_tsv read (and stats' count of hands not
+# replayed, from the hands' own table).
+STATS_TABLES = ("hands", *SUMMARY_TABLES)
 
 # The columns of player_stats, in display order (the dashboard's players table uses it).
 STAT_COLUMNS = (
@@ -74,6 +76,13 @@ GROUPS = {
     "table": 'h."table"',
     "month": f"strftime({LOCAL_TIME}, '%Y-%m')",
 }
+# The same groups over a summary table (alias g).
+SUMMARY_GROUPS = {
+    "player": None,
+    "venue": "g.venue",
+    "table": 'g."table"',
+    "month": "strftime(g.day, '%Y-%m')",
+}
 
 
 def connect(
@@ -84,9 +93,27 @@ def connect(
     read at all); with ``tables``, only views of those tables (a view reads every one of
     its files' footers when it is made: ``mjaudit stats`` needs no events view)."""
     data = _existing(data_dir)
+    if tables is None or set(tables) & set(SUMMARY_TABLES):
+        require_summaries(data)
     con = memory_db()
     create_views(con, data, scope, tables=tables)
     return con
+
+
+class SummaryMissing(RuntimeError):
+    """Hands replayed before the summary tables existed: their figures would be missing."""
+
+
+def require_summaries(data: DataDir) -> None:
+    """SummaryMissing, saying what to run, if some replayed hands have no summary rows
+    (the statistics would leave them out, not count them as zeros)."""
+    missing = missing_summaries(data.manifest())
+    if missing:
+        raise SummaryMissing(
+            f"{data.root}: {len(missing)} replay files were written before the summary "
+            f"tables the statistics read (e.g. {missing[0]}); run `mjaudit replay --data "
+            f"{data.root}` once to write them"
+        )
 
 
 # DuckDB keeps joins, sorts and in-memory tables under this and spills the rest to a
@@ -223,6 +250,35 @@ class Filters:
             params.append(self.source_kind)
         return " AND ".join(conds), params
 
+    def summary_where(self, alias: str = "g") -> tuple[str, list[object]]:
+        """The same conditions on a summary table (``day`` is the local date, so
+        ``since``/``until`` compare it with the dates themselves)."""
+        conds: list[str] = ["TRUE"]
+        params: list[object] = []
+        for column, value in (
+            ("game", self.game),
+            ("ruleset", self.ruleset),
+            ("venue", self.venue),
+            ('"table"', self.table),
+            ("source_kind", self.source_kind),
+        ):
+            if value:
+                conds.append(f"{alias}.{column} = ?")
+                params.append(value)
+        if self.since:
+            conds.append(f"{alias}.day >= ?::DATE")
+            params.append(self.since.isoformat())
+        if self.until:
+            conds.append(f"{alias}.day <= ?::DATE")
+            params.append(self.until.isoformat())
+        return " AND ".join(conds), params
+
+    def own(self, column: str) -> tuple[str, list[object]]:
+        """``column`` (a player) is one of the selected players, or TRUE when none are."""
+        if not self.players:
+            return "TRUE", []
+        return f"{column} IN ({', '.join('?' for _ in self.players)})", list(self.players)
+
     def scope(self) -> Scope:
         """The partitions these filters can select hands from (see :mod:`ingest.partitions`)."""
         return Scope(self.game, self.ruleset, self.since, self.until)
@@ -234,12 +290,84 @@ def player_stats(
     by: str = "player",
     min_hands: int = 0,
 ) -> pl.DataFrame:
-    """One row per player (or per group and player), sorted by net points per hand."""
+    """One row per player (or per group and player), sorted by net points per hand: the
+    sums of the summary tables' rows (:func:`player_stats_raw` computes the same figures
+    from the hand rows)."""
+    if by not in SUMMARY_GROUPS:
+        raise ValueError(f"--by must be one of {', '.join(SUMMARY_GROUPS)}")
+    group = SUMMARY_GROUPS[by]
+    keys = f'{group} AS "{by}", g.player, coalesce(u.unit, g.ruleset) AS unit'
+    if group is None:
+        keys = "g.player, coalesce(u.unit, g.ruleset) AS unit"
+    using = f'"{by}", player, unit' if group else "player, unit"
+    where, params = filters.summary_where()
+    own, own_params = filters.own("g.player")
+    cond = f"{where} AND {own}"
+    cparams = [*params, *own_params]
+    sql = f"""
+    WITH {units_cte()},
+    p AS (
+        SELECT {keys}, sum(g.hands)::BIGINT AS hands, sum(g.wins)::BIGINT AS wins,
+               sum(g.self_draws)::BIGINT AS self_draws, sum(g.deal_ins)::BIGINT AS deal_ins,
+               sum(g.net)::DOUBLE AS net_points, sum(g.pao_paid)::BIGINT AS pao_paid,
+               sum(g.nine_tile_paid)::BIGINT AS nine_tile_paid,
+               sum(g.last_five_paid)::BIGINT AS last_five_paid
+        FROM player_games g LEFT JOIN units u ON u.ruleset = g.ruleset
+        WHERE {cond} GROUP BY ALL
+    ),
+    hist AS (
+        SELECT {keys}, g.fan, sum(g.wins)::BIGINT AS n
+        FROM player_fans g LEFT JOIN units u ON u.ruleset = g.ruleset
+        WHERE {cond} GROUP BY ALL
+    ),
+    fans AS (
+        SELECT {using}, string_agg(fan || ':' || n, ' ' ORDER BY fan) AS fan_distribution,
+               sum(fan * n) / sum(n) FILTER (WHERE fan IS NOT NULL) AS avg_fan
+        FROM hist GROUP BY ALL
+    ),
+    by_code AS (
+        SELECT {keys}, g.code, sum(g.n)::BIGINT AS n
+        FROM finding_counts g LEFT JOIN units u ON u.ruleset = g.ruleset
+        WHERE {cond} AND g.class = 'PLAYER_VIOLATION' AND g.player IS NOT NULL GROUP BY ALL
+    ),
+    violations AS (
+        SELECT {using}, string_agg(code || ':' || n, ' ' ORDER BY code) AS violations,
+               sum(n) AS n_violations
+        FROM by_code GROUP BY ALL
+    )
+    SELECT p.*, f.avg_fan,
+        p.wins / p.hands AS win_rate,
+        CASE WHEN p.wins > 0 THEN p.self_draws / p.wins END AS self_draw_rate,
+        p.deal_ins / p.hands AS deal_in_rate,
+        p.net_points / p.hands AS net_per_hand,
+        coalesce(f.fan_distribution, '') AS fan_distribution,
+        coalesce(v.violations, '') AS violations,
+        coalesce(v.n_violations, 0)::BIGINT AS n_violations
+    FROM p
+    LEFT JOIN fans f ON {_same_keys("p", "f", using)}
+    LEFT JOIN violations v ON {_same_keys("p", "v", using)}
+    WHERE p.hands >= ?
+    ORDER BY {"" if group is None else f'"{by}", '}unit, net_per_hand DESC, player
+    """
+    frame = pl.from_arrow(
+        con.sql(sql, params=[*cparams, *cparams, *cparams, min_hands]).to_arrow_table()
+    )
+    return frame.select([*([by] if group else []), *STAT_COLUMNS])
+
+
+def player_stats_raw(
+    con: duckdb.DuckDBPyConnection,
+    filters: Filters = Filters(),
+    by: str = "player",
+    min_hands: int = 0,
+) -> pl.DataFrame:
+    """:func:`player_stats` from the hand rows (``scores``, ``hands``, ``hand_results``,
+    ``findings``): the definition the summary tables are checked against."""
     if by not in GROUPS:
         raise ValueError(f"--by must be one of {', '.join(GROUPS)}")
     group = GROUPS[by]
-    group_col = f"{group} AS {by}, " if group else ""
-    group_key = f"{by}, " if group else ""
+    group_col = f'{group} AS "{by}", ' if group else ""
+    group_key = f'"{by}", ' if group else ""
     where, params = filters.where()
     player_filter = ""
     if filters.players:
@@ -309,13 +437,20 @@ def player_stats(
         coalesce(v.violations, '') AS violations,
         coalesce(v.n_violations, 0)::BIGINT AS n_violations
     FROM per_player p
-    LEFT JOIN fans f USING ({group_key} player)
-    LEFT JOIN violations v USING ({group_key} player)
+    LEFT JOIN fans f ON {_same_keys("p", "f", group_key + "player")}
+    LEFT JOIN violations v ON {_same_keys("p", "v", group_key + "player")}
     WHERE p.hands >= ?
     ORDER BY {group_key} net_per_hand DESC, player
     """
     frame = pl.from_arrow(con.sql(sql, params=[*params, min_hands]).to_arrow_table())
     return frame.select([*([by] if group else []), *STAT_COLUMNS])
+
+
+def _same_keys(left: str, right: str, keys: str) -> str:
+    """A join condition on the comma-separated ``keys`` under which NULL equals NULL (a
+    group of hands without a venue or table is a group too)."""
+    names = [k.strip() for k in keys.split(",") if k.strip()]
+    return " AND ".join(f"{left}.{k} IS NOT DISTINCT FROM {right}.{k}" for k in names)
 
 
 def units_cte() -> str:
@@ -328,7 +463,38 @@ def units_cte() -> str:
 
 
 def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> dict[str, object]:
-    """Headline figures: sittings, hands, players, violations, period, exhaustive-draw rate."""
+    """Headline figures of the replayed hands: sittings, hands, players, violations,
+    period, exhaustive-draw rate (from the summary tables; :func:`overview_raw` from the
+    hand rows, where ``hands`` also counts hands not replayed yet)."""
+    where, params = filters.summary_where()
+    sittings, hands, first, last, draws = con.execute(
+        f"""SELECT count(DISTINCT g.game_id), coalesce(sum(g.hands), 0)::BIGINT,
+               min(g.first_at), max(g.last_at), coalesce(sum(g.draws), 0)::BIGINT
+        FROM game_days g WHERE {where}""",
+        params,
+    ).fetchall()[0]
+    (players,) = con.execute(
+        f"SELECT count(DISTINCT g.player) FROM player_games g WHERE {where}", params
+    ).fetchall()[0]
+    (violations,) = con.execute(
+        f"""SELECT coalesce(sum(g.n), 0)::BIGINT FROM finding_counts g
+        WHERE {where} AND g.class = 'PLAYER_VIOLATION'""",
+        params,
+    ).fetchall()[0]
+    return {
+        "sittings": sittings,
+        "hands": hands,
+        "players": players,
+        "violations": violations,
+        "first": first,
+        "last": last,
+        "exhaustive_draw_rate": (draws / hands) if hands else None,
+    }
+
+
+def overview_raw(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> dict[str, object]:
+    """Headline figures from the hand rows: sittings, hands, players, violations, period,
+    exhaustive-draw rate."""
     where, params = filters.where()
     row = con.execute(
         f"""
@@ -359,6 +525,18 @@ def overview(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> di
         "last": last,
         "exhaustive_draw_rate": (draws / hands) if hands else None,
     }
+
+
+def not_replayed(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> int:
+    """Hands that pass the filters but are not counted: ingested and not replayed yet
+    (or of a ruleset without an engine)."""
+    where, params = filters.where()
+    swhere, sparams = filters.summary_where()
+    (hands,) = con.execute(f"SELECT count(*) FROM hands h WHERE {where}", params).fetchall()[0]
+    (done,) = con.execute(
+        f"SELECT coalesce(sum(g.hands), 0)::BIGINT FROM game_days g WHERE {swhere}", sparams
+    ).fetchall()[0]
+    return max(0, int(hands) - int(done))
 
 
 def _num(x: float) -> str:

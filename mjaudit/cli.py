@@ -824,8 +824,10 @@ def stats(
         STATS_TABLES,
         Filters,
         MixedUnits,
+        SummaryMissing,
         connect,
         families,
+        not_replayed,
         player_stats,
         summary_tsv,
     )
@@ -856,7 +858,11 @@ def stats(
         _chan_stats(data, filters, fmt)
         return
     # Only the partitions the filters can select are read (ingest.partitions).
-    con = connect(data, filters.scope(), tables=STATS_TABLES)
+    try:
+        con = connect(data, filters.scope(), tables=STATS_TABLES)
+    except SummaryMissing as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
     if fmt is StatsFormat.tsv:
         try:
             sys.stdout.write(summary_tsv(con, filters))
@@ -865,12 +871,10 @@ def stats(
             raise typer.Exit(EXIT_USAGE) from None
         return
     frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
-    pending = con.execute(
-        "SELECT count(*) FROM hands h ANTI JOIN hand_results r USING (game_id, hand_no)"
-    ).fetchone()
-    if pending and pending[0]:
+    pending = not_replayed(con, filters)
+    if pending:
         err.print(
-            f"note: {pending[0]} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
+            f"note: {pending} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
         )
     if fmt is StatsFormat.csv:
         sys.stdout.write(frame.write_csv())

@@ -261,14 +261,15 @@ SUMMARY_KEY = [
     pa.field("source_kind", pa.string(), nullable=False),
     column(HandRecord, "venue"),
     column(HandRecord, "table"),
-    pa.field("day", pa.date32(), nullable=False),  # the table's local date
+    pa.field("day", pa.date32()),  # the table's local date (None: the log gave no time)
 ]
 COUNT = pa.int64()
 
 GAME_DAYS = pa.schema(
     [
         *SUMMARY_KEY,
-        pa.field("first_at", pa.timestamp("us", tz="UTC"), nullable=False),
+        pa.field("first_at", pa.timestamp("us", tz="UTC")),
+        pa.field("last_at", pa.timestamp("us", tz="UTC")),
         pa.field("hands", COUNT, nullable=False),  # replayed hands
         pa.field("wins", COUNT, nullable=False),  # ended_by = 'win'
         pa.field("draws", COUNT, nullable=False),  # ended_by = 'exhaustive_draw'
@@ -299,11 +300,13 @@ PLAYER_FANS = pa.schema(  # the winners' seat rows: a histogram of (capped) valu
         *SUMMARY_KEY,
         column(HandRecord, "players", rename="player", item=True),
         pa.field("fan", pa.int32()),
-        pa.field("self_drawn", pa.bool_(), nullable=False),
         pa.field("by_win", pa.bool_(), nullable=False),  # the hand ended by a win
         pa.field("wins", COUNT, nullable=False),
+        pa.field("self_draws", COUNT, nullable=False),
         pa.field("gain", pa.float64(), nullable=False),  # sum of their non-null deltas
         pa.field("gain_n", COUNT, nullable=False),  # how many deltas that sum has
+        pa.field("self_gain", pa.float64(), nullable=False),  # the same, of the self-draws
+        pa.field("self_gain_n", COUNT, nullable=False),
     ]
 )
 

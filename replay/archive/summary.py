@@ -31,7 +31,7 @@ LIABILITY = {
 SORT = {
     "game_days": GROUP,
     "player_games": [*GROUP, "player"],
-    "player_fans": [*GROUP, "player", "fan", "self_drawn", "by_win"],
+    "player_fans": [*GROUP, "player", "fan", "by_win"],
     "finding_counts": [*GROUP, "player", "class", "code"],
 }
 
@@ -75,10 +75,11 @@ def summary_tables(
     )
     facts = hand_facts(hands.join(results.select(KEY), on=KEY, how="semi"))
     hr = results.join(facts, on=KEY, how="left")
-    if hr["day"].null_count():
+    if hr["game"].null_count():
         raise ValueError("replayed hands missing from the hands rows given to summary_tables")
     days = hr.group_by(GROUP).agg(
         pl.col("started_at").min().alias("first_at"),
+        pl.col("started_at").max().alias("last_at"),
         pl.len().alias("hands"),
         (pl.col("ended_by") == "win").sum().alias("wins"),
         (pl.col("ended_by") == "exhaustive_draw").sum().alias("draws"),
@@ -109,11 +110,19 @@ def summary_tables(
         pl.col("is_liable").sum().alias("liable"),
         *(pl.col(name).sum().alias(name) for name in LIABILITY),
     )
+    own = delta.filter(pl.col("self_drawn"))
     fans = (
         seats.filter(pl.col("is_winner"))
         .with_columns(by_win.alias("by_win"))
-        .group_by([*GROUP, "player", "fan", "self_drawn", "by_win"])
-        .agg(pl.len().alias("wins"), delta.sum().alias("gain"), delta.count().alias("gain_n"))
+        .group_by([*GROUP, "player", "fan", "by_win"])
+        .agg(
+            pl.len().alias("wins"),
+            pl.col("self_drawn").sum().alias("self_draws"),
+            delta.sum().alias("gain"),
+            delta.count().alias("gain_n"),
+            own.sum().alias("self_gain"),
+            own.count().alias("self_gain_n"),
+        )
     )
     counts = (
         findings.select(*KEY, "player", "class", "code")

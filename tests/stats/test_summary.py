@@ -1,0 +1,199 @@
+"""The summary tables give the figures the hand rows give.
+
+One archive with every kind of hand the statistics meet (hk-classic and hk-mahjongo logs
+over several days, vn-160, american, chắn, a club score sheet) is ingested and replayed
+the ordinary way; then, for every combination of the sidebar's filters (game, ruleset of
+that game, venue, table, dates, players, source), each statistic read from the summary
+tables (what ``mjaudit stats`` and the dashboard pages show) equals the same statistic
+computed from the hand rows (the ``*_raw`` queries, the definitions).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import polars as pl
+import pytest
+from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.queries import (
+    SUMMARY_GROUPS,
+    Filters,
+    SummaryMissing,
+    connect,
+    overview,
+    overview_raw,
+    player_stats,
+    player_stats_raw,
+)
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive.update import replay_archive
+from polars.testing import assert_frame_equal
+
+from bench.synthlog import records as synthetic_records
+from tests.dashboards import archive as hk_archive
+from tests.dashboards import chan_archive
+
+EXAMPLE_SHEET = Path(__file__).resolve().parents[2] / "examples" / "club-sheet.txt"
+
+
+def _logs(folder: Path) -> list[str]:
+    """The logs: the dashboards' archive, the chắn archive's four families, and synthetic
+    hk-mahjongo sittings of two more venues on other days."""
+    enc = msgspec.json.Encoder()
+    mixed = folder / "mixed.jsonl"
+    records = [
+        *chan_archive.hk_hands(),
+        chan_archive.vn160_hand(),
+        chan_archive.american_hand(),
+        *chan_archive.chan_hands(),
+    ]
+    mixed.write_bytes(b"".join(enc.encode(r) + b"\n" for r in records))
+    more = folder / "more.jsonl"
+    extra = list(synthetic_records(12, seed=11, hands_per_game=4))
+    for k, rec in enumerate(extra):
+        rec["game_id"] = f"extra-{rec['game_id']}"
+        rec["venue"] = ("Jade Hall", "Harbour Room")[k % 2]
+        rec["table"] = ("T2", "T3")[k % 2]
+        rec["started_at"] = f"2026-01-{10 + k % 3:02d}T23:{(7 * k) % 60:02d}:00+07:00"
+    more.write_bytes(b"".join(enc.encode(r) + b"\n" for r in extra))
+    return [str(hk_archive.write_logs(folder)), str(mixed), str(more), str(EXAMPLE_SHEET)]
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("summary")
+    root = folder / "data"
+    result = ingest(_logs(folder), root)
+    assert not result.quarantined, result.messages
+    with chan_archive.chan_engine_stand_in():
+        replay_archive(root)
+    return root
+
+
+def _same(a: Any, b: Any, where: str) -> None:
+    """Equal, floats to rounding (sums are added in another order)."""
+    if isinstance(a, pl.DataFrame):
+        assert isinstance(b, pl.DataFrame), where
+        assert_frame_equal(a, b, check_dtypes=False, rel_tol=1e-9, abs_tol=1e-9), where
+    elif isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), where
+        for k in a:
+            _same(a[k], b[k], f"{where}[{k}]")
+    elif isinstance(a, tuple):
+        assert isinstance(b, tuple) and len(a) == len(b), where
+        for x, y in zip(a, b, strict=True):
+            _same(x, y, where)
+    elif isinstance(a, float) or isinstance(b, float):
+        assert a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9), where
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
+def _filters(options: dict[str, Any]) -> list[Filters]:
+    """Every combination of the sidebar's choices (a ruleset within its game; a day
+    range that cuts the archive; none, one or two players)."""
+    games: list[tuple[str | None, str | None]] = [(None, None)]  # `mjaudit stats` can
+    for game, rulesets in options["rulesets_by_game"].items():
+        games += [(game, None), *((game, r) for r in rulesets)]
+    venues = [None, options["venues"][0]]
+    tables = [None, options["tables"][0]]
+    players = options["players"]
+    who: list[tuple[str, ...]] = [(), (players[0],), (players[1], players[-1])]
+    days = [(None, None), (date(2026, 1, 11), date(2026, 2, 1))]
+    sources = [None, *options["sources"]]
+    return [
+        Filters(game=g, ruleset=r, venue=v, table=t, since=s, until=u, players=p, source_kind=k)
+        for (g, r), v, t, (s, u), p, k in itertools.product(
+            games, venues, tables, days, who, sources
+        )
+    ]
+
+
+PAIRS = (
+    ("overview", lambda con, f: data.overview(con, f), lambda con, f: data.overview_raw(con, f)),
+    ("activity", data.activity, data.activity_raw),
+    ("leaderboard", data.leaderboard, data.leaderboard_raw),
+    ("fan_histogram", data.fan_histogram, data.fan_histogram_raw),
+    ("payment_by_fan", data.payment_by_fan, data.payment_by_fan_raw),
+    ("chan_player_stats", data.chan_player_stats, data.chan_player_stats_raw),
+    ("chan_summary", data.chan_summary, data.chan_summary_raw),
+    ("score_histogram", data.score_histogram, data.score_histogram_raw),
+    ("stats overview", overview, overview_raw),
+    (
+        "player_stats",
+        lambda con, f: player_stats(con, f),
+        lambda con, f: player_stats_raw(con, f),
+    ),
+    (
+        "finding_counts",
+        lambda con, f: data.finding_counts(con, f, classes=("PLAYER_VIOLATION",)),
+        lambda con, f: data.finding_counts_raw(con, f, classes=("PLAYER_VIOLATION",)),
+    ),
+    ("all finding_counts", data.finding_counts, data.finding_counts_raw),
+)
+
+
+def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
+    con = data.open_archive(archive).cursor()
+    options = data.filter_options(con)
+    assert {"hk-classic", "hk-mahjongo", "vn-160", "american", "chan"} <= set(options["rulesets"])
+    assert set(options["sources"]) == {"log", "sheet"}
+    assert len(options["venues"]) >= 3 and len(options["first_day"].isoformat()) == 10
+    head = data.overview(con, Filters())
+    assert head["hands"] == head["replayed"] > 0 and head["violations"] > 0
+
+
+def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> None:
+    con = data.open_archive(archive).cursor()
+    assert data.status(con)["hands"] == data.status(con)["replayed"]
+    _same(data.filter_options(con), data.filter_options_raw(con), "filter_options")
+    _same(data.finding_options(con), data.finding_options_raw(con), "finding_options")
+    checked = 0
+    for f in _filters(data.filter_options(con)):
+        for name, summary, raw in PAIRS:
+            _same(summary(con, f), raw(con, f), f"{name} {f}")
+            checked += 1
+        # The groups of `mjaudit stats --by` over the filters it has (no venue, table or
+        # player choice: the grouping splits by those).
+        if not (f.venue or f.table or f.players):
+            for by in SUMMARY_GROUPS:
+                _same(player_stats(con, f, by), player_stats_raw(con, f, by), f"by {by} {f}")
+                checked += 1
+    assert checked > 5_000
+
+
+def test_stats_reads_the_summary_from_parquet(archive: Path) -> None:
+    """``mjaudit stats`` reads the summary files directly (no in-memory copy)."""
+    parquet = connect(archive)
+    memory = data.open_archive(archive).cursor()
+    for f in (Filters(), Filters(game="mahjong", venue="Lotus Club"), Filters(ruleset="vn-160")):
+        for by in SUMMARY_GROUPS:
+            _same(player_stats(parquet, f, by), player_stats_raw(memory, f, by), f"{by} {f}")
+
+
+def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
+    archive: Path, tmp_path: Path
+) -> None:
+    """Without its summary files, the stats refuse (no zeros); the next replay writes them
+    for every bucket that lacks them, and the figures are back."""
+    import shutil
+
+    root = tmp_path / "old"
+    shutil.copytree(archive, root)
+    store = DataDir(root)
+    before = player_stats(connect(root))
+    with store.writing():
+        manifest = store.manifest()
+        gone = [rel for name in ("game_days", "player_games") for rel in manifest["tables"][name]]
+        store.commit_staged([], gone)
+    with pytest.raises(SummaryMissing, match="mjaudit replay"):
+        connect(root)
+    with chan_archive.chan_engine_stand_in():
+        replay_archive(root)
+    _same(player_stats(connect(root)), before, "after the upgrade")
