@@ -400,6 +400,21 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
         WHERE {where} AND g.class = 'PLAYER_VIOLATION'""",
         params,
     )
+    return _headline(sittings, hands, replayed, wins, draws, players, violations, first, last)
+
+
+def _headline(
+    sittings: int,
+    hands: int,
+    replayed: int,
+    wins: int,
+    draws: int,
+    players: int,
+    violations: int,
+    first: date | None,
+    last: date | None,
+) -> dict[str, Any]:
+    """The overview's figures by name (the draw rate is over replayed hands)."""
     return {
         "sittings": sittings,
         "hands": hands,
@@ -460,18 +475,7 @@ def overview_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
         )
     fwhere, fparams = _findings_where(f, (), ("PLAYER_VIOLATION",))
     (violations,) = _row(con, f"SELECT count(*) FROM finding_facts fi WHERE {fwhere}", fparams)
-    return {
-        "sittings": sittings,
-        "hands": hands,
-        "replayed": replayed,
-        "wins": wins,
-        "draws": draws,
-        "players": players,
-        "violations": violations,
-        "first_day": first,
-        "last_day": last,
-        "exhaustive_draw_rate": draws / replayed if replayed else None,
-    }
+    return _headline(sittings, hands, replayed, wins, draws, players, violations, first, last)
 
 
 def grain_for(first: date | None, last: date | None) -> str:
@@ -491,13 +495,7 @@ def activity(
     if f.players:
         return activity_raw(con, f, grain)
     where, params = f.summary_where()
-    if grain is None:
-        first, last = _row(
-            con, f"SELECT min(g.day), max(g.day) FROM game_days g WHERE {where}", params
-        )
-        grain = grain_for(first, last)
-    if grain not in ("day", "week", "month"):
-        raise ValueError(f"grain must be day, week or month, not {grain!r}")
+    grain = _grain(con, "game_days g", where, params, grain)
     frame = _frame(
         con,
         f"""
@@ -512,6 +510,26 @@ def activity(
     return grain, frame
 
 
+def _grain(
+    con: duckdb.DuckDBPyConnection,
+    source: str,
+    where: str,
+    params: list[object],
+    grain: str | None,
+) -> str:
+    """``grain`` checked, or (None) the grain for the span of the days ``source`` (a
+    table and its alias, which has a ``day``) holds under ``where``."""
+    if grain is None:
+        alias = source.split()[-1]
+        first, last = _row(
+            con, f"SELECT min({alias}.day), max({alias}.day) FROM {source} WHERE {where}", params
+        )
+        grain = grain_for(first, last)
+    if grain not in ("day", "week", "month"):
+        raise ValueError(f"grain must be day, week or month, not {grain!r}")
+    return grain
+
+
 @hand_level
 def activity_raw(
     con: duckdb.DuckDBPyConnection, f: Filters, grain: str | None = None
@@ -519,13 +537,7 @@ def activity_raw(
     """Hands, wins and exhaustive draws per day, week or month (``grain``, else by the
     span of the filtered hands), and the grain used."""
     where, params = hand_where(f)
-    if grain is None:
-        first, last = _row(
-            con, f"SELECT min(h.day), max(h.day) FROM hand_facts h WHERE {where}", params
-        )
-        grain = grain_for(first, last)
-    if grain not in ("day", "week", "month"):
-        raise ValueError(f"grain must be day, week or month, not {grain!r}")
+    grain = _grain(con, "hand_facts h", where, params, grain)
     frame = _frame(
         con,
         f"""
@@ -839,9 +851,11 @@ def findings(
     f: Filters,
     codes: tuple[str, ...] = (),
     classes: tuple[str, ...] = (),
-    limit: int = 2000,
+    limit: int = 500,
+    offset: int = 0,
 ) -> tuple[pl.DataFrame, int]:
-    """Findings newest first (at most ``limit``), and how many match."""
+    """One page of the findings, newest first (at most ``limit``, after skipping
+    ``offset``: the page never holds every finding), and how many match."""
     where, params = _findings_where(f, codes, classes)
     (total,) = _row(con, f"SELECT count(*) FROM finding_facts fi WHERE {where}", params)
     frame = _frame(
@@ -852,9 +866,9 @@ def findings(
                fi."table", fi.ruleset
         FROM finding_facts fi WHERE {where}
         ORDER BY fi.started_at DESC, fi.game_id, fi.hand_no, fi.seq
-        LIMIT ?
+        LIMIT ? OFFSET ?
         """,
-        [*params, limit],
+        [*params, limit, offset],
     )
     return frame, int(total)
 

@@ -335,14 +335,7 @@ def player_stats(
                sum(n) AS n_violations
         FROM by_code GROUP BY ALL
     )
-    SELECT p.*, f.avg_fan,
-        p.wins / p.hands AS win_rate,
-        CASE WHEN p.wins > 0 THEN p.self_draws / p.wins END AS self_draw_rate,
-        p.deal_ins / p.hands AS deal_in_rate,
-        p.net_points / p.hands AS net_per_hand,
-        coalesce(f.fan_distribution, '') AS fan_distribution,
-        coalesce(v.violations, '') AS violations,
-        coalesce(v.n_violations, 0)::BIGINT AS n_violations
+    SELECT p.*, f.avg_fan, {RATES}
     FROM p
     LEFT JOIN fans f ON {_same_keys("p", "f", using)}
     LEFT JOIN violations v ON {_same_keys("p", "v", using)}
@@ -428,14 +421,7 @@ def player_stats_raw(
             GROUP BY ALL
         ) GROUP BY ALL
     )
-    SELECT p.*,
-        p.wins / p.hands AS win_rate,
-        CASE WHEN p.wins > 0 THEN p.self_draws / p.wins END AS self_draw_rate,
-        p.deal_ins / p.hands AS deal_in_rate,
-        p.net_points / p.hands AS net_per_hand,
-        coalesce(f.fan_distribution, '') AS fan_distribution,
-        coalesce(v.violations, '') AS violations,
-        coalesce(v.n_violations, 0)::BIGINT AS n_violations
+    SELECT p.*, {RATES}
     FROM per_player p
     LEFT JOIN fans f ON {_same_keys("p", "f", group_key + "player")}
     LEFT JOIN violations v ON {_same_keys("p", "v", group_key + "player")}
@@ -444,6 +430,18 @@ def player_stats_raw(
     """
     frame = pl.from_arrow(con.sql(sql, params=[*params, min_hands]).to_arrow_table())
     return frame.select([*([by] if group else []), *STAT_COLUMNS])
+
+
+# The rates and text columns of player_stats, from its CTEs p (counts), f (fan
+# distribution) and v (violations): computed after summing, one formula for both paths.
+RATES = """
+        p.wins / p.hands AS win_rate,
+        CASE WHEN p.wins > 0 THEN p.self_draws / p.wins END AS self_draw_rate,
+        p.deal_ins / p.hands AS deal_in_rate,
+        p.net_points / p.hands AS net_per_hand,
+        coalesce(f.fan_distribution, '') AS fan_distribution,
+        coalesce(v.violations, '') AS violations,
+        coalesce(v.n_violations, 0)::BIGINT AS n_violations"""
 
 
 def _same_keys(left: str, right: str, keys: str) -> str:

@@ -379,7 +379,13 @@ def require(replayed: bool = True) -> Context:
     if ctx.empty:
         st.info(data.how_to_get_data(ctx.root), icon=":material/inbox:")
         st.stop()
-    if replayed and ctx.status["replayed"] < ctx.status["hands"]:
+    if replayed and ctx.status.get("unsummarised"):
+        st.warning(
+            "This folder was replayed before the summary tables the statistics read "
+            f"existed: its figures leave those hands out. Run `mjaudit replay --data {ctx.root}` "
+            "once to write them."
+        )
+    elif replayed and ctx.status["replayed"] < ctx.status["hands"]:
         missing = ctx.status["hands"] - ctx.status["replayed"]
         st.warning(
             f"{missing:,} of {ctx.status['hands']:,} hands are not replayed yet and are left "

@@ -42,12 +42,26 @@ with right:
     ui.keep("v_code")
 ui.share(**{"class": classes if classes != default_classes else None, "code": codes})
 
-rows, total = ctx.q("findings", f, tuple(codes), tuple(classes))
 counts = ctx.q("finding_counts", f, tuple(codes), tuple(classes))
+total = int(counts["by_code"]["n"].sum()) if not counts["by_code"].is_empty() else 0
 st.metric("Findings", f"{total:,}")
 if not total:
     st.info("No findings match these filters.")
     st.stop()
+PAGE = 500
+pages = -(-total // PAGE)
+page = 1
+if pages > 1:
+    page = int(
+        st.number_input(
+            f"Page (of {pages:,}, {PAGE} findings each, newest first)",
+            min_value=1,
+            max_value=pages,
+            step=1,
+            key="v_page",
+        )
+    )
+rows, _ = ctx.q("findings", f, tuple(codes), tuple(classes), PAGE, (page - 1) * PAGE)
 
 a, b = st.columns(2)
 with a:
@@ -77,7 +91,9 @@ with b:
         )
 
 st.subheader("Findings")
-ui.note_rows(rows.height, total, "findings")
+if pages > 1:
+    first = (page - 1) * PAGE + 1
+    st.caption(f"Findings {first:,}–{first + rows.height - 1:,} of {total:,}.")
 rows = rows.with_columns(
     pl.struct("game_id", "hand_no", "event_index")
     .map_elements(

@@ -36,14 +36,6 @@ SORT = {
 }
 
 
-def _frame(table: pa.Table | pl.DataFrame) -> pl.DataFrame:
-    if isinstance(table, pl.DataFrame):
-        return table
-    frame = pl.from_arrow(table)
-    assert isinstance(frame, pl.DataFrame)
-    return frame
-
-
 def hand_facts(hands: pl.DataFrame) -> pl.DataFrame:
     """Per hand: the summary's key columns but the ruleset (game_id, game, source_kind,
     venue, table, day) and ``started_at``. ``day`` is the table's local date, as the
@@ -70,7 +62,7 @@ def summary_tables(
     ``findings`` rows), whose hands are among ``hands`` (the ``hands`` table's columns
     HAND_COLUMNS, ``ruleset`` and, where the folder has them, ``game`` and
     ``utc_offset_minutes``). Unsorted: the bucket writer sorts every table."""
-    results = _frame(replay["hand_results"]).select(
+    results = pl.DataFrame(replay["hand_results"]).select(
         *KEY, "ruleset", "ended_by", "self_drawn", "fan"
     )
     facts = hand_facts(hands.join(results.select(KEY), on=KEY, how="semi"))
@@ -84,8 +76,8 @@ def summary_tables(
         (pl.col("ended_by") == "win").sum().alias("wins"),
         (pl.col("ended_by") == "exhaustive_draw").sum().alias("draws"),
     )
-    findings = _frame(replay["findings"])
-    seats = _frame(replay["scores"]).join(hr, on=KEY, how="inner")
+    findings = pl.DataFrame(replay["findings"])
+    seats = pl.DataFrame(replay["scores"]).join(hr, on=KEY, how="inner")
     for name, code in LIABILITY.items():
         liable = (
             findings.filter(pl.col("code") == code)

@@ -139,6 +139,11 @@ PAIRS = (
 )
 
 
+# With players selected these figures are of the hands they sat at, which the per-player
+# sums cannot give: the summary query hands over to the raw one.
+READ_HAND_ROWS_WITH_PLAYERS = {"overview", "activity", "finding_counts", "all finding_counts"}
+
+
 def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
     con = data.open_archive(archive).cursor()
     options = data.filter_options(con)
@@ -151,12 +156,17 @@ def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
 
 def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> None:
     con = data.open_archive(archive).cursor()
+    data.load_facts(con)  # the hand rows the raw queries read
     assert data.status(con)["hands"] == data.status(con)["replayed"]
     _same(data.filter_options(con), data.filter_options_raw(con), "filter_options")
     _same(data.finding_options(con), data.finding_options_raw(con), "finding_options")
     checked = 0
     for f in _filters(data.filter_options(con)):
         for name, summary, raw in PAIRS:
+            if f.players and name in READ_HAND_ROWS_WITH_PLAYERS:
+                continue  # the summary query calls the raw one: nothing to compare
+            if name.startswith(("chan", "score")) and f.game == "mahjong":
+                continue  # the chắn queries select chắn hands: as with game "chan"
             _same(summary(con, f), raw(con, f), f"{name} {f}")
             checked += 1
         # The groups of `mjaudit stats --by` over the filters it has (no venue, table or
@@ -165,13 +175,14 @@ def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> 
             for by in SUMMARY_GROUPS:
                 _same(player_stats(con, f, by), player_stats_raw(con, f, by), f"by {by} {f}")
                 checked += 1
-    assert checked > 5_000
+    assert checked > 3_000
 
 
 def test_stats_reads_the_summary_from_parquet(archive: Path) -> None:
     """``mjaudit stats`` reads the summary files directly (no in-memory copy)."""
     parquet = connect(archive)
     memory = data.open_archive(archive).cursor()
+    data.load_facts(memory)  # the hand rows player_stats_raw reads
     for f in (Filters(), Filters(game="mahjong", venue="Lotus Club"), Filters(ruleset="vn-160")):
         for by in SUMMARY_GROUPS:
             _same(player_stats(parquet, f, by), player_stats_raw(memory, f, by), f"{by} {f}")
@@ -190,10 +201,29 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
     before = player_stats(connect(root))
     with store.writing():
         manifest = store.manifest()
-        gone = [rel for name in ("game_days", "player_games") for rel in manifest["tables"][name]]
+        gone = [  # the buckets' files (each table keeps its empty one, as an old folder has)
+            rel
+            for name in ("game_days", "player_games")
+            for rel in manifest["tables"][name]
+            if "/bucket-" in rel
+        ]
         store.commit_staged([], gone)
     with pytest.raises(SummaryMissing, match="mjaudit replay"):
         connect(root)
     with chan_archive.chan_engine_stand_in():
         replay_archive(root)
     _same(player_stats(connect(root)), before, "after the upgrade")
+
+
+def test_the_findings_list_comes_a_page_at_a_time(archive: Path) -> None:
+    con = data.open_archive(archive).cursor()
+    everything, total = data.findings(con, Filters(), limit=total_cap())
+    assert total == everything.height > 3
+    pages = [data.findings(con, Filters(), limit=3, offset=k) for k in range(0, total, 3)]
+    assert all(rows.height <= 3 and n == total for rows, n in pages)
+    assert_frame_equal(pl.concat([rows for rows, _ in pages]), everything)
+
+
+def total_cap() -> int:
+    """More findings than the test archive has: one page holds them all."""
+    return 100_000
