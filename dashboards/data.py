@@ -156,7 +156,7 @@ def index(root: Path | str) -> dict[str, Any]:
             players = found["options"]["players"]
             seated = [r[0] for r in con.execute("SELECT DISTINCT player FROM raw.seats").fetchall()]
             found["options"]["players"] = sorted(set(players) | set(seated))
-        found["status"]["unsummarised"] = len(missing_summaries(data.manifest()))
+        found["unsummarised"] = len(missing_summaries(data.manifest()))
         return found
     finally:
         con.close()

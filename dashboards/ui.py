@@ -110,6 +110,7 @@ class Context:
     status: dict[str, int] = field(default_factory=lambda: {"hands": 0, "replayed": 0})
     options: dict[str, Any] = field(default_factory=dict)
     scope: Scope = field(default_factory=Scope)  # the partitions the pages' queries read
+    unsummarised: int = 0  # replay files written before the summary tables existed
 
     @property
     def empty(self) -> bool:
@@ -364,6 +365,7 @@ def context() -> Context:
     if version is not None:
         found = _index(str(root), version)
         ctx.status = found["status"]
+        ctx.unsummarised = found["unsummarised"]
         if ctx.status["hands"]:
             ctx.options = found["options"]
             ctx.filters = sidebar(ctx)
@@ -379,7 +381,7 @@ def require(replayed: bool = True) -> Context:
     if ctx.empty:
         st.info(data.how_to_get_data(ctx.root), icon=":material/inbox:")
         st.stop()
-    if replayed and ctx.status.get("unsummarised"):
+    if replayed and ctx.unsummarised:
         st.warning(
             "This folder was replayed before the summary tables the statistics read "
             f"existed: its figures leave those hands out. Run `mjaudit replay --data {ctx.root}` "

@@ -210,8 +210,10 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
         store.commit_staged([], gone)
     with pytest.raises(SummaryMissing, match="mjaudit replay"):
         connect(root)
+    assert data.index(root)["unsummarised"] > 0  # the dashboard warns (ui.require)
     with chan_archive.chan_engine_stand_in():
         replay_archive(root)
+    assert data.index(root)["unsummarised"] == 0
     _same(player_stats(connect(root)), before, "after the upgrade")
 
 
