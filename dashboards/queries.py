@@ -91,9 +91,10 @@ def connect(
     """An in-memory DuckDB with a view per table over the data folder's committed files;
     with a ``scope``, only over the files that can hold hands in it (the others are not
     read at all); with ``tables``, only views of those tables (a view reads every one of
-    its files' footers when it is made: ``mjaudit stats`` needs no events view)."""
+    its files' footers when it is made: ``mjaudit stats`` needs no events view). Naming a
+    summary table in ``tables`` raises SummaryMissing for a folder replayed before them."""
     data = _existing(data_dir)
-    if tables is None or set(tables) & set(SUMMARY_TABLES):
+    if tables is not None and set(tables) & set(SUMMARY_TABLES):  # a statistics reader
         require_summaries(data)
     con = memory_db()
     create_views(con, data, scope, tables=tables)

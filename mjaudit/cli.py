@@ -814,9 +814,9 @@ def stats(
 ) -> None:
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
-    Computed from the replayed tables (run `mjaudit replay` after ingesting). Rates:
-    win_rate = wins / hands, self_draw_rate = self-drawn wins / wins, deal_in_rate =
-    hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
+    Computed from the summary tables the replay writes (run `mjaudit replay` after
+    ingesting). Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
+    deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code).
     """

@@ -21,6 +21,7 @@ import polars as pl
 import pytest
 from mjaudit.parts.dashboards import data
 from mjaudit.parts.dashboards.queries import (
+    STATS_TABLES,
     SUMMARY_GROUPS,
     Filters,
     SummaryMissing,
@@ -34,8 +35,10 @@ from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.update import replay_archive
 from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
 
 from bench.synthlog import records as synthetic_records
+from mjaudit.cli import app
 from tests.dashboards import archive as hk_archive
 from tests.dashboards import chan_archive
 
@@ -209,7 +212,9 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
         ]
         store.commit_staged([], gone)
     with pytest.raises(SummaryMissing, match="mjaudit replay"):
-        connect(root)
+        connect(root, tables=STATS_TABLES)
+    refused = CliRunner().invoke(app, ["stats", "--data", str(root)])
+    assert refused.exit_code == 2 and "mjaudit replay" in refused.output
     assert data.index(root)["unsummarised"] > 0  # the dashboard warns (ui.require)
     with chan_archive.chan_engine_stand_in():
         replay_archive(root)
