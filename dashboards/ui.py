@@ -65,6 +65,20 @@ QUERIES = frozenset(
         "score_histogram",
     }
 )
+# Queries that read only the summary tables (dashboards.data), and those that do unless
+# the filters select players.
+SUMMARY_QUERIES = frozenset(
+    {
+        "leaderboard",
+        "player_table",
+        "fan_histogram",
+        "payment_by_fan",
+        "finding_options",
+        "chan_player_stats",
+        "score_histogram",
+    }
+)
+PLAYER_HAND_QUERIES = frozenset({"overview", "activity", "finding_counts", "chan_summary"})
 # Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
 SITTING_QUERIES = frozenset(
     {"hands_of", "load_record", "hand_findings", "computed_result", "hand_report"}
@@ -123,12 +137,26 @@ class Context:
             raise ValueError(f"unknown query {name!r}")
         assert self.version is not None
         scope = self.scope.key()
+        if _summary_only(name, args):
+            # The summary tables are small: one copy of the whole archive's answers every
+            # filter, so changing the game, ruleset or dates loads nothing again.
+            scope = Scope().key()
         if name in SITTING_QUERIES and not self.scope.everything:
             # A link may name a sitting outside the filters: read it from the whole archive.
             here = _run(str(self.root), self.version, scope, "hands_of", args[:1])
             if here.is_empty():
                 scope = Scope().key()
         return _run(str(self.root), self.version, scope, name, args)
+
+
+def _summary_only(name: str, args: tuple[Any, ...]) -> bool:
+    """Whether ``dashboards.data.<name>(con, *args)`` reads only the summary tables (the
+    queries of SUMMARY_QUERIES; those of PLAYER_HAND_QUERIES unless players are selected,
+    when they read the hands those players sat at)."""
+    if name in SUMMARY_QUERIES:
+        return True
+    f = args[0] if args else None
+    return name in PLAYER_HAND_QUERIES and isinstance(f, Filters) and not f.players
 
 
 # -- URL and widget state -------------------------------------------------------------------
