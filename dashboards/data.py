@@ -5,10 +5,16 @@ call the same functions the pages do. Every value from the user reaches SQL as a
 parameter; only fixed names are placed in SQL text.
 
 :func:`open_archive` reads a data folder at one manifest version into an in-memory DuckDB,
-once per version: the statistics tables are copied into memory joined with the hand
+once per version: the summary tables (``game_days``, ``player_games``, ``player_fans``,
+``finding_counts``, written by the replay) are copied into memory, and the overview,
+players, fan-histogram and chắn figures sum them. The queries of the hand rows (marked
+:func:`hand_level`: a player's hands, patterns, limit hands, the findings list, the
+replayer, and figures the summaries cannot give, such as the hands a selected player sat
+at) load those rows the first time one runs: the statistics tables joined with the hand
 columns the filters need (``hand_facts``, ``seat_facts``, ``finding_facts``,
-``fan_facts``), so a page's queries scan memory with few joins instead of decompressing
-Parquet again. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
+``fan_facts``), so their queries scan memory with few joins. Each summary query has its
+hand-row definition beside it (``*_raw``), which tests/stats/test_summary.py checks it
+against. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
 ``findings`` keep their names and columns (tables or views over the facts) for
 :mod:`dashboards.queries`. ``events`` and the full ``hands`` rows stay on disk as Parquet
 views under schema ``raw``, read one hand at a time by the replayer. Nothing is written to

@@ -4,6 +4,11 @@
 Every user-supplied value reaches SQL as a bound parameter; only names from fixed
 allow-lists (grouping columns) are placed in the SQL text.
 
+:func:`player_stats` and :func:`overview` sum the summary tables the replay writes
+(``schemas/tables.py`` SUMMARY_TABLES: a few rows per sitting instead of every seat of
+every hand); :func:`player_stats_raw` and :func:`overview_raw` compute the same figures
+from the hand rows, the definitions the summaries are tested against.
+
 ``Filters.game`` ("mahjong" or "chan") keeps the two families apart; left empty (as
 ``mjaudit stats`` does today) the figures cover every hand.
 
