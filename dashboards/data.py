@@ -851,7 +851,6 @@ def _findings_where(
     return " AND ".join(conds), params
 
 
-@hand_level
 def findings(
     con: duckdb.DuckDBPyConnection,
     f: Filters,
@@ -861,7 +860,48 @@ def findings(
     offset: int = 0,
 ) -> tuple[pl.DataFrame, int]:
     """One page of the findings, newest first (at most ``limit``, after skipping
-    ``offset``: the page never holds every finding), and how many match."""
+    ``offset``: the page never holds every finding), and how many match: the page read
+    from the findings and hands files, the count from the summary (with players
+    selected, :func:`findings_raw`: their seatless findings are those of hands they sat
+    at), so the page needs no hand rows in memory."""
+    if f.players:
+        return findings_raw(con, f, codes, classes, limit, offset)
+    counts = finding_counts(con, f, codes, classes)["by_code"]
+    total = int(counts["n"].sum()) if not counts.is_empty() else 0
+    where, params = f.where("h")
+    for column, values in (("code", codes), ("class", classes)):
+        if values:
+            where += f" AND fi.{column} IN ({_marks(values)})"
+            params = [*params, *values]
+    hands = (
+        f"SELECT game_id, hand_no, ruleset, {_game_column(con)} AS game, source_kind, "
+        'started_at, utc_offset_minutes, venue, "table" FROM raw.hands'
+    )
+    frame = _frame(
+        con,
+        f"""
+        SELECT {_local_at("h")} AS at, fi.game_id, fi.hand_no,
+               fi.event_index, fi.player, fi.code, fi.reason, fi.class, fi.message, h.venue,
+               h."table", fi.ruleset
+        FROM raw.findings fi JOIN ({hands}) h USING (game_id, hand_no) WHERE {where}
+        ORDER BY h.started_at DESC, fi.game_id, fi.hand_no, fi.seq
+        LIMIT ? OFFSET ?
+        """,
+        [*params, limit, offset],
+    )
+    return frame, total
+
+
+@hand_level
+def findings_raw(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    codes: tuple[str, ...] = (),
+    classes: tuple[str, ...] = (),
+    limit: int = 500,
+    offset: int = 0,
+) -> tuple[pl.DataFrame, int]:
+    """:func:`findings` from the hand rows in memory."""
     where, params = _findings_where(f, codes, classes)
     (total,) = _row(con, f"SELECT count(*) FROM finding_facts fi WHERE {where}", params)
     frame = _frame(

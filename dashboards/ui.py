@@ -65,8 +65,9 @@ QUERIES = frozenset(
         "score_histogram",
     }
 )
-# Queries that read only the summary tables (dashboards.data), and those that do unless
-# the filters select players.
+# Queries that load no hand rows into memory (dashboards.data: the summary tables, and the
+# findings list's page straight from its files), and those that do not unless the filters
+# select players.
 SUMMARY_QUERIES = frozenset(
     {
         "leaderboard",
@@ -78,7 +79,9 @@ SUMMARY_QUERIES = frozenset(
         "score_histogram",
     }
 )
-PLAYER_HAND_QUERIES = frozenset({"overview", "activity", "finding_counts", "chan_summary"})
+PLAYER_HAND_QUERIES = frozenset(
+    {"overview", "activity", "finding_counts", "chan_summary", "findings"}
+)
 # Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
 SITTING_QUERIES = frozenset(
     {"hands_of", "load_record", "hand_findings", "computed_result", "hand_report"}

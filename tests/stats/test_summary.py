@@ -139,12 +139,25 @@ PAIRS = (
         lambda con, f: data.finding_counts_raw(con, f, classes=("PLAYER_VIOLATION",)),
     ),
     ("all finding_counts", data.finding_counts, data.finding_counts_raw),
+    (
+        "findings",
+        lambda con, f: data.findings(con, f, classes=("PLAYER_VIOLATION",), limit=3, offset=1),
+        lambda con, f: data.findings_raw(con, f, classes=("PLAYER_VIOLATION",), limit=3, offset=1),
+    ),
+    ("all findings", data.findings, data.findings_raw),
 )
 
 
 # With players selected these figures are of the hands they sat at, which the per-player
 # sums cannot give: the summary query hands over to the raw one.
-READ_HAND_ROWS_WITH_PLAYERS = {"overview", "activity", "finding_counts", "all finding_counts"}
+READ_HAND_ROWS_WITH_PLAYERS = {
+    "overview",
+    "activity",
+    "finding_counts",
+    "all finding_counts",
+    "findings",
+    "all findings",
+}
 
 
 def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
