@@ -31,6 +31,7 @@ METHOD_CLASS = {
     "info": "INFO",
 }
 _FAMILY_FOLDERS = ("hk", "vn160", "american", "chan", "sim")
+_PARTS = "mjaudit.parts."
 
 
 class Emitted(NamedTuple):
@@ -73,6 +74,12 @@ class _Source:
         return f"{self.path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
 
 
+def _folder_module(module: str) -> str:
+    """``mjaudit.parts.replay.rotation`` -> ``replay.rotation``: the folder it lives in
+    (the parts are imported through ``mjaudit.parts``; older code imported them bare)."""
+    return module.removeprefix(_PARTS)
+
+
 def _family_sources(family: str) -> list[_Source]:
     """The family folder's modules, and the functions it imports from shared modules."""
     folder = ROOT / "replay" / family
@@ -81,7 +88,7 @@ def _family_sources(family: str) -> list[_Source]:
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                parts = node.module.split(".")
+                parts = _folder_module(node.module).split(".")
                 if parts[0] == "replay" and len(parts) == 2 and parts[1] not in _FAMILY_FOLDERS:
                     shared.setdefault(parts[1], set()).update(a.name for a in node.names)
     for module, names in sorted(shared.items()):
@@ -111,8 +118,9 @@ def _imported_modules(sources: list[_Source]) -> list[ast.Module]:
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                path = ROOT / (node.module.replace(".", "/") + ".py")
-                if node.module.split(".")[0] in ("schemas", "replay") and path.exists():
+                module = _folder_module(node.module)
+                path = ROOT / (module.replace(".", "/") + ".py")
+                if module.split(".")[0] in ("schemas", "replay") and path.exists():
                     paths.add(path)
     return [ast.parse(p.read_text()) for p in sorted(paths)]
 
