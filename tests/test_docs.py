@@ -13,6 +13,7 @@ follow fails here.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import re
@@ -24,16 +25,20 @@ from typing import Any
 
 import pytest
 import typer
-from engine_codes import family_codes
+from engine_codes import family_codes, family_reasons
 from mjaudit.parts.replay import registry
 from mjaudit.parts.replay.american import options as american_options
 from mjaudit.parts.replay.american.card import sample_card
+from mjaudit.parts.replay.american.score import CARD_HAND_SECTION
 from mjaudit.parts.replay.chan import options as chan_options
 from mjaudit.parts.replay.chan.cuoc import TABLE as CUOC_TABLE
+from mjaudit.parts.replay.chan.score import section as chan_section
 from mjaudit.parts.replay.engine import replay_hand
 from mjaudit.parts.replay.findings import ENGINE_ERROR, FindingClass
 from mjaudit.parts.replay.hk import options as hk_options
 from mjaudit.parts.replay.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.hk.score import RULES_FILE as HK_RULES_FILE
+from mjaudit.parts.replay.hk.score import section as hk_section
 from mjaudit.parts.replay.vn160 import options as vn_options
 from mjaudit.parts.replay.vn160.patterns import ORDER as VN_PATTERNS
 from mjaudit.parts.replay.vn160.patterns import REPLACES as VN_REPLACES
@@ -45,6 +50,7 @@ from mjaudit.parts.replay.vn160.patterns import (
     reading_patterns,
 )
 from mjaudit.parts.replay.vn160.patterns import Structure as VNStructure
+from mjaudit.parts.replay.vn160.score import section as vn_section
 from mjaudit.parts.replay.vn160.scoring import evaluate as vn_evaluate
 from mjaudit.parts.replay.vn160.scoring import fixed_score
 from mjaudit.parts.replay.vn160.tiles import INDEX as VN_INDEX
@@ -55,6 +61,7 @@ import mjaudit.cli
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ABSENT = "—"
+CHICKEN_HAND = "chicken_hand"
 
 
 # ------------------------------------------------------------------ reading the pages
@@ -199,6 +206,8 @@ def test_hk_fan_tables_equal_the_registry() -> None:
         i = table.column(column)
         listed = {plain(r[0]): plain(r[i]) for r in table.rows if r[i] != ABSENT}
         engine = {row.id: str(row.value) for row in FAN_TABLES[fan_table].rows}
+        if FAN_TABLES[fan_table].chicken_hand:  # the 0-fan label, reported when nothing scores
+            engine[CHICKEN_HAND] = "0"
         assert listed == engine, column
     drops = table.column("section6 drops")
     listed_drops = {plain(r[0]): code_ids(r[drops]) for r in table.rows if code_ids(r[drops])}
@@ -335,6 +344,107 @@ def test_american_sample_card_table_equals_the_card() -> None:
     card = sample_card()
     listed = [(plain(r[0]), plain(r[1]), int(r[2]), r[3] == "yes") for r in table.rows]
     assert listed == [(h.id, h.category, h.value, h.concealed) for h in card.hands]
+
+
+# ------------------------------------------------------------------ rules pages: references
+
+NO_REF = "–"  # what a report prints for a finding that no rules text defines (hk-sheet's)
+
+
+def _ref_columns(name: str, table: Table) -> list[tuple[int, str]]:
+    """(column, ruleset id) of each reference column: ``ref`` on a page of one ruleset,
+    ``RULESET ref`` on the Hong Kong page."""
+    ids = RULES_PAGES[name][1]
+    out = []
+    for i, head in enumerate(table.header):
+        if head == "ref":
+            out.append((i, ids[0]))
+        elif head.endswith(" ref"):
+            out.append((i, head.removesuffix(" ref")))
+    assert all(rid in ids for _, rid in out), table.header
+    return out
+
+
+def _cited(ruleset: str, code: str, reason: str | None = None) -> str:
+    """The reference `mjaudit report` prints beside a finding."""
+    return registry.rules_ref(ruleset, code, reason) or NO_REF
+
+
+def _owner(name: str, code: str) -> str | None:
+    """The ruleset of the page whose own replay module is the only one recording ``code``
+    (hk-sheet, for the SHEET_* codes of replay/sheet.py): its hands are the ones cited."""
+    emitted, _ = family_codes(RULES_PAGES[name][0])
+    modules = {e.where.split(":")[0] for e in emitted if e.code == code}
+    owners = [
+        rid
+        for rid in RULES_PAGES[name][1]
+        if str(Path(inspect.getfile(registry.RULESETS[rid].replay)).relative_to(DOCS.parent))
+        in modules
+    ]
+    return owners[0] if len(modules) == 1 and len(owners) == 1 else None
+
+
+@pytest.mark.parametrize("name", sorted(RULES_PAGES))
+def test_checklist_refs_are_the_engines(name: str) -> None:
+    """Every code's reference, per ruleset, is what a report cites for it."""
+    (table,) = tables_starting(page(name), "code")
+    columns = _ref_columns(name, table)
+    assert columns, f"{name}: the checklist has no ref column"
+    for row in table.rows:
+        code = plain(row[0])
+        for i, rid in columns:
+            assert plain(row[i]) == _cited(_owner(name, code) or rid, code), (name, code, rid)
+
+
+@pytest.mark.parametrize("name", sorted(RULES_PAGES))
+def test_false_win_reasons_and_refs_are_the_engines(name: str) -> None:
+    """The reasons table lists the reasons the engine gives, each with the reference a
+    report cites for a FALSE_WIN of that reason; with the codes it covers every row of the
+    engine's checklist tables, so a new reference cannot go unlisted."""
+    reasons = tables_starting(page(name), "reason")
+    listed = [plain(r[0]) for t in reasons for r in t.rows]
+    assert sorted(listed) == sorted(family_reasons(RULES_PAGES[name][0]))
+    for table in reasons:
+        columns = _ref_columns(name, table)
+        assert columns, f"{name}: the reasons table has no ref column"
+        for row in table.rows:
+            for i, rid in columns:
+                expected = _cited(rid, "FALSE_WIN", plain(row[0]))
+                assert plain(row[i]) == expected, (name, row[0], rid)
+    codes = {plain(r[0]) for t in tables_starting(page(name), "code") for r in t.rows}
+    for rid in RULES_PAGES[name][1]:
+        _, refs = registry.CHECKLISTS.get(rid, ("", {}))
+        assert set(refs) <= codes | set(listed), (rid, sorted(set(refs) - codes - set(listed)))
+
+
+def test_hk_fan_table_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/hk.md"), "pattern")
+    columns = _ref_columns("rules/hk.md", table)
+    assert [rid for _, rid in columns] == list(HK_RULES_FILE)[:2]  # mahjongo-2p shares its rows
+    for i, rid in columns:
+        rows = HK_RULES_FILE[rid][1]
+        listed = {plain(r[0]): plain(r[i]) for r in table.rows if r[i] != ABSENT}
+        assert listed == {p: hk_section(rid, p) for p in rows}, rid
+
+
+def test_vn160_pattern_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/vn-160.md"), "pattern")
+    ((i, _),) = _ref_columns("rules/vn-160.md", table)
+    assert {plain(r[0]): plain(r[i]) for r in table.rows} == {p: vn_section(p) for p in VN_PATTERNS}
+
+
+@pytest.mark.parametrize("first", ["cước", "gà"])
+def test_chan_line_refs_are_the_engines(first: str) -> None:
+    (table,) = tables_starting(page("rules/chan.md"), first)
+    ((i, _),) = _ref_columns("rules/chan.md", table)
+    for row in table.rows:
+        assert plain(row[i]) == chan_section(plain(row[0]), CUOC_TABLE), row
+
+
+def test_american_card_hand_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/american.md"), "card hand")
+    ((i, _),) = _ref_columns("rules/american.md", table)
+    assert {plain(r[i]) for r in table.rows} == {CARD_HAND_SECTION}
 
 
 # ------------------------------------------------------------------ rules pages: options
