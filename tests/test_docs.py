@@ -8,16 +8,25 @@ follow fails here.
   family's engine can record (read from the source by :mod:`engine_codes`);
 * the pattern tables equal the engines' registries and the option tables their names and
   defaults (a default is checked by giving it as an override: it must give the default);
-* every ``mjaudit ...`` command line of docs/club.md parses against the CLI.
+* every rules reference on a rules page (the ``ref`` columns) is the one the engine cites
+  for that pattern, cước, card hand, code or FALSE_WIN reason;
+* every ``mjaudit ...`` command line of docs/club.md parses against the CLI, and the
+  output pasted under a command on club.md, report.md and the score pages is what the
+  command prints today.
 """
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import itertools
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -370,18 +379,24 @@ def _cited(ruleset: str, code: str, reason: str | None = None) -> str:
     return registry.rules_ref(ruleset, code, reason) or NO_REF
 
 
-def _owner(name: str, code: str) -> str | None:
-    """The ruleset of the page whose own replay module is the only one recording ``code``
-    (hk-sheet, for the SHEET_* codes of replay/sheet.py): its hands are the ones cited."""
+def _owners(name: str) -> dict[str, str]:
+    """code -> the ruleset of the page whose own replay module is the only one recording
+    it (hk-sheet, for the SHEET_* codes of replay/sheet.py): its hands are the ones cited."""
     emitted, _ = family_codes(RULES_PAGES[name][0])
-    modules = {e.where.split(":")[0] for e in emitted if e.code == code}
-    owners = [
-        rid
-        for rid in RULES_PAGES[name][1]
-        if str(Path(inspect.getfile(registry.RULESETS[rid].replay)).relative_to(DOCS.parent))
-        in modules
-    ]
-    return owners[0] if len(modules) == 1 and len(owners) == 1 else None
+    modules: dict[str, set[str]] = {}
+    for e in emitted:
+        modules.setdefault(e.code, set()).add(e.where.split(":")[0])
+    replays: dict[str, list[str]] = {}  # module -> the rulesets it replays
+    for rid in RULES_PAGES[name][1]:
+        path = Path(inspect.getfile(registry.RULESETS[rid].replay)).relative_to(DOCS.parent)
+        replays.setdefault(str(path), []).append(rid)
+    own = {module: rids[0] for module, rids in replays.items() if len(rids) == 1}
+    return {
+        code: own[module]
+        for code, where in modules.items()
+        for module in where
+        if len(where) == 1 and module in own
+    }
 
 
 @pytest.mark.parametrize("name", sorted(RULES_PAGES))
@@ -390,10 +405,11 @@ def test_checklist_refs_are_the_engines(name: str) -> None:
     (table,) = tables_starting(page(name), "code")
     columns = _ref_columns(name, table)
     assert columns, f"{name}: the checklist has no ref column"
+    owners = _owners(name)
     for row in table.rows:
         code = plain(row[0])
         for i, rid in columns:
-            assert plain(row[i]) == _cited(_owner(name, code) or rid, code), (name, code, rid)
+            assert plain(row[i]) == _cited(owners.get(code, rid), code), (name, code, rid)
 
 
 @pytest.mark.parametrize("name", sorted(RULES_PAGES))
@@ -542,3 +558,118 @@ def test_documented_command_parses(line: str) -> None:
 
 def test_club_page_names_the_engine_error() -> None:
     assert f"`{ENGINE_ERROR}`" in page("club.md")
+
+
+# ------------------------------------------------------------------ pasted output
+
+# page -> where its examples run: a fresh folder holding a copy of examples/ (the page's
+# commands run in order, each seeing what the ones before it wrote), or the project's own
+# folder (the score pages name the sample card by its path in a source tree).
+EXAMPLE_PAGES: dict[str, str] = {
+    "club.md": "copy",
+    "report.md": "copy",
+    "score.md": "project",
+    "score-american-chan.md": "project",
+}
+CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (ingest prints full paths)
+ELIDED = "..."  # an output line standing for lines left out
+NOT_RUN = ("mjaudit dashboard",)  # a server: it runs until stopped
+
+
+@dataclass(frozen=True)
+class Example:
+    """One ```console block: a command, the output pasted under it, its exit status."""
+
+    command: str
+    output: tuple[str, ...]
+    status: int | None
+
+
+def examples(name: str) -> list[Example]:
+    """The blocks of a page that show a command's output: one ``$ mjaudit ...`` line, then
+    the output; the status is a last ``# exit status N`` line or a ``(exit status N)``
+    line after the block. Blocks of commands alone (several ``$`` lines) are left out."""
+    out = []
+    pattern = r"```console\n(.*?)```\n(?:\(exit status (\d+)\)\n)?"
+    for m in re.finditer(pattern, page(name), re.S):
+        lines = m.group(1).rstrip("\n").split("\n")
+        status = None if m.group(2) is None else int(m.group(2))
+        last = re.fullmatch(r"# exit status (\d+)", lines[-1])
+        if last:
+            status, lines = int(last.group(1)), lines[:-1]
+        command, output = lines[0], tuple(line.rstrip() for line in lines[1:])
+        if any(line.startswith("$ ") for line in output) or not (output or status is not None):
+            continue
+        if command.startswith("$ mjaudit ") and not command[2:].startswith(NOT_RUN):
+            out.append(Example(command[2:], output, status))
+    return out
+
+
+def _matches(expected: tuple[str, ...], actual: list[str]) -> bool:
+    """The output equals the pasted one, where each ``...`` line stands for any lines."""
+    chunks: list[list[str]] = [[]]
+    for line in expected:
+        if line.strip() == ELIDED:
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    if len(chunks) == 1:
+        return actual == chunks[0]
+    first, *middle, last = chunks
+    if actual[: len(first)] != first:
+        return False
+    pos = len(first)
+    for chunk in middle:
+        found = next(
+            (i for i in range(pos, len(actual) + 1) if actual[i : i + len(chunk)] == chunk), None
+        )
+        if found is None:
+            return False
+        pos = found + len(chunk)
+    return len(actual) - len(last) >= pos and actual[len(actual) - len(last) :] == last
+
+
+def _without_pdf(example: Example) -> Example:
+    """``--pdf`` left out, and its ``wrote FILE.pdf`` line: the PDF's bytes are Chromium's,
+    which differs between machines (tests/test_report_browser.py covers the PDF)."""
+    if " --pdf" not in example.command:
+        return example
+    output = tuple(line for line in example.output if not re.fullmatch(r"wrote \S+\.pdf .*", line))
+    return Example(example.command.replace(" --pdf", ""), output, example.status)
+
+
+def _run(command: str, cwd: Path) -> tuple[list[str], int]:
+    """The command as a user runs it (not on a terminal: tables 140 wide), stdout and
+    stderr in the order printed."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MJAUDIT_DATA", "COLUMNS")}
+    env.update(PYTHONPATH=str(DOCS.parent), PYTHONUNBUFFERED="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "mjaudit", *shlex.split(command)[1:]],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        encoding="utf-8",
+        check=False,
+    )
+    lines = [line.rstrip() for line in done.stdout.replace(str(cwd), CLUB_FOLDER).splitlines()]
+    return lines, done.returncode
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_PAGES))
+def test_pasted_output_is_the_commands(name: str, tmp_path: Path) -> None:
+    """Every command of the page whose output is pasted gives that output today (and the
+    exit status written under it)."""
+    cwd = DOCS.parent
+    if EXAMPLE_PAGES[name] == "copy":
+        cwd = tmp_path / "club"
+        shutil.copytree(DOCS.parent / "examples", cwd / "examples")
+    shown = [_without_pdf(e) for e in examples(name)]
+    assert len(shown) >= 3, f"{name}: no pasted output found"
+    wrong = []
+    for example in shown:
+        actual, status = _run(example.command, cwd)
+        if not _matches(example.output, actual) or example.status not in (None, status):
+            diff = difflib.unified_diff(example.output, actual, "pasted", "now", lineterm="")
+            wrong.append(f"$ {example.command}  (exit status {status})\n" + "\n".join(diff))
+    assert not wrong, f"{name}:\n" + "\n\n".join(wrong)
