@@ -52,7 +52,7 @@ class ChunkResult:
 
 def run_chunk(task: tuple[str, int, int, float]) -> ChunkResult:
     """Simulate whole sittings until ``quota`` hands, then replay and score them."""
-    from mjaudit.parts.replay.engine import replay_games
+    from mjaudit.parts.replay.engine.run import replay_games
     from mjaudit.parts.replay.sim import simulate
     from mjaudit.parts.replay.sim.accuracy import score
 

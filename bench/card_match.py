@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mjaudit.parts.replay.american.card import Card, sample_card
-from mjaudit.parts.replay.american.matcher import ExposureShape, best_match, compile_card
-from mjaudit.parts.replay.american.tiles import JOKER_KIND, N_KINDS
+from mjaudit.parts.replay.rulesets.american.card import Card, sample_card
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, best_match, compile_card
+from mjaudit.parts.replay.rulesets.american.tiles import JOKER_KIND, N_KINDS
 
 from bench.common import add_smoke, print_peak_memory
 

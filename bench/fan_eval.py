@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     WinContext,
@@ -25,7 +25,7 @@ from mjaudit.parts.replay.hk import (
     options_for,
     settle,
 )
-from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 
 from bench.common import add_smoke, print_peak_memory
 

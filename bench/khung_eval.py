@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mjaudit.parts.replay.hk.patterns import WinSource
-from mjaudit.parts.replay.vn160.khung import is_winning, khung_domain
-from mjaudit.parts.replay.vn160.options import VN160_DEFAULTS
-from mjaudit.parts.replay.vn160.patterns import VNMeld, VNWin
-from mjaudit.parts.replay.vn160.scoring import evaluate, split_hand
-from mjaudit.parts.replay.vn160.tiles import INDEX
+from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
+from mjaudit.parts.replay.rulesets.vn160.khung import is_winning, khung_domain
+from mjaudit.parts.replay.rulesets.vn160.options import VN160_DEFAULTS
+from mjaudit.parts.replay.rulesets.vn160.patterns import VNMeld, VNWin
+from mjaudit.parts.replay.rulesets.vn160.scoring import evaluate, split_hand
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 
 from bench.common import add_smoke, print_peak_memory
 from bench.fan_eval import random_win

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
-from mjaudit.parts.replay.engine import replay_games  # noqa: E402
-from mjaudit.parts.replay.hk import evaluate, options_for  # noqa: E402
+from mjaudit.parts.replay.engine.run import replay_games  # noqa: E402
+from mjaudit.parts.replay.rulesets.hk import evaluate, options_for  # noqa: E402
 from mjaudit.parts.schemas.records import parse_record  # noqa: E402
 
 from bench.common import add_smoke, print_peak_memory  # noqa: E402
@@ -106,7 +106,7 @@ def _time(ctxs: list, opts: object) -> float:
 def _archive(recs: list[dict]) -> tuple[float, int]:
     """CPU seconds of ``replay_archive`` over ``recs`` ingested into a fresh data folder."""
     from mjaudit.parts.ingest.pipeline import ingest
-    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.replay.archive.update import replay_archive
     from mjaudit.parts.schemas.records import canonical_json
 
     with tempfile.TemporaryDirectory() as tmp:

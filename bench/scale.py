@@ -56,7 +56,7 @@ BODIES = {
         "out = {{'hands': s.hands_added}}"
     ),
     "replay": (
-        "from mjaudit.parts.replay.archive import replay_archive\n"
+        "from mjaudit.parts.replay.archive.update import replay_archive\n"
         "s = replay_archive({data!r}, workers={workers})\n"
         "out = {{'hands': s.replayed}}"
     ),

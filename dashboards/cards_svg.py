@@ -15,8 +15,14 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
-from mjaudit.parts.replay.chan.cards import NICKNAMES, RANK_NAMES, SUIT_NAMES, is_card, is_red
-from mjaudit.parts.replay.chan.cards import card_name as _engine_card_name
+from mjaudit.parts.replay.rulesets.chan.cards import (
+    NICKNAMES,
+    RANK_NAMES,
+    SUIT_NAMES,
+    is_card,
+    is_red,
+)
+from mjaudit.parts.replay.rulesets.chan.cards import card_name as _engine_card_name
 from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
 W, H = 36, 100  # the view box: a tall narrow card

@@ -8,8 +8,8 @@ engine does not need, are written here.
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.chan.cuoc import TABLE
-from mjaudit.parts.replay.chan.options import GA_IDS
+from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE
+from mjaudit.parts.replay.rulesets.chan.options import GA_IDS
 
 # §7.5: each gà adds ga_points (5 by default)
 GA: dict[str, str] = {

@@ -18,7 +18,7 @@ from typing import Any
 
 from mjaudit.parts.dashboards.chan_terms import cuoc_name
 from mjaudit.parts.dashboards.faces import face_name, is_cards
-from mjaudit.parts.replay.vn160.tiles import full_set
+from mjaudit.parts.replay.rulesets.vn160.tiles import full_set
 
 # Charleston pass number -> how many seats on the receiver sits (rules/american.md §3:
 # right = next seat, across = two on, left = the previous seat)

@@ -321,7 +321,7 @@ def player_stats(
 def units_cte() -> str:
     """``units(ruleset, unit) AS (VALUES ('hk-classic', 'fan'), …)``: each ruleset's unit,
     from the registry (SQL literals of our own ids and words, no user text)."""
-    from mjaudit.parts.replay.registry import RULESETS
+    from mjaudit.parts.replay.engine.registry import RULESETS
 
     values = ", ".join(f"('{r.id}', '{r.unit}')" for r in RULESETS.values())
     return f"units(ruleset, unit) AS (VALUES {values})"

@@ -31,10 +31,16 @@ from mjaudit.parts.dashboards.table_view import (
     table_html,
     table_view,
 )
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import CLASS_LABEL, Finding, FindingClass, HandReport, points
-from mjaudit.parts.replay.registry import rules_ref
-from mjaudit.parts.replay.render import outcome_lines
+from mjaudit.parts.replay.engine.findings import (
+    CLASS_LABEL,
+    Finding,
+    FindingClass,
+    HandReport,
+    points,
+)
+from mjaudit.parts.replay.engine.registry import rules_ref
+from mjaudit.parts.replay.engine.render import outcome_lines
+from mjaudit.parts.replay.engine.run import replay_games
 
 from mjaudit import __version__
 
@@ -418,7 +424,7 @@ def archive_report(
     """The report of one sitting's hand (None: all of it) from the archive at ``root``:
     the sitting is replayed with the folder's american cards, as ``mjaudit replay`` does.
     None when the sitting is not there; LookupError for a hand it does not have."""
-    from mjaudit.parts.replay.american.card import register_folder
+    from mjaudit.parts.replay.rulesets.american.card import register_folder
 
     if not records:
         return None

@@ -17,11 +17,11 @@ from mjaudit.parts.dashboards.faces import face_html, face_svg, is_cards
 from mjaudit.parts.dashboards.ledger import LedgerSeat, LedgerView
 from mjaudit.parts.dashboards.ledger import describe as describe_any
 from mjaudit.parts.dashboards.tiles_svg import tile_img, tile_svg
-from mjaudit.parts.replay import engine
-from mjaudit.parts.replay.engine import REGISTRY, replay_hand, supported
-from mjaudit.parts.replay.findings import Finding, HandReport
-from mjaudit.parts.replay.hk.hand import CODES, HKHand
-from mjaudit.parts.replay.hk.replayer import replay_hk, replay_to
+from mjaudit.parts.replay.engine import run as engine
+from mjaudit.parts.replay.engine.findings import Finding, HandReport
+from mjaudit.parts.replay.engine.run import REGISTRY, replay_hand, supported
+from mjaudit.parts.replay.rulesets.hk.hand import CODES, HKHand
+from mjaudit.parts.replay.rulesets.hk.replayer import replay_hk, replay_to
 
 WINDS = "ESWN"
 MELD_EVENTS = ("chow", "pung", "kong", "concealed_kong", "added_kong")

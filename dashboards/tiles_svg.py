@@ -23,7 +23,7 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
-from mjaudit.parts.replay.vn160.tiles import KHUNG_NUMBER
+from mjaudit.parts.replay.rulesets.vn160.tiles import KHUNG_NUMBER
 from mjaudit.parts.schemas.tiles import KHUNG, KHUNG_EXTRA_SETS
 
 W, H = 60, 80  # the view box; a tile is drawn at any width with this aspect

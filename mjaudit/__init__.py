@@ -2,7 +2,7 @@
 
 The Python API (see :mod:`mjaudit.api`): :func:`read_log`, :func:`replay_hand`,
 :func:`open`, :func:`ingest`, :func:`replay`. The parts of the product, the repository's
-folders, are importable as ``mjaudit.parts.<folder>`` (``mjaudit.parts.replay.hk.scoring``).
+folders, are importable as ``mjaudit.parts.<folder>`` (``mjaudit.parts.replay.rulesets.hk.scoring``).
 """
 
 from importlib.metadata import PackageNotFoundError, version

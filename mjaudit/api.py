@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     import polars as pl
 
     from mjaudit.parts.ingest.pipeline import IngestSummary
-    from mjaudit.parts.replay.archive import ReplaySummary
-    from mjaudit.parts.replay.findings import HandReport
+    from mjaudit.parts.replay.archive.update import ReplaySummary
+    from mjaudit.parts.replay.engine.findings import HandReport
 
 
 class BadRecord(ValueError):
@@ -91,7 +91,7 @@ def replay_hand(
     >>> rep.hand_no, rep.matches_recorded
     (2, True)
     """
-    from mjaudit.parts.replay.engine import replay_hand as replay_one
+    from mjaudit.parts.replay.engine.run import replay_hand as replay_one
 
     return replay_one(dict(record), options, previous)
 
@@ -142,7 +142,7 @@ def ingest(paths: Iterable[str | Path], data_dir: str | Path, replay: bool = Tru
 
     summary = run_ingest([str(p) for p in paths], Path(data_dir))
     if replay and summary.hands_added:
-        from mjaudit.parts.replay.archive import replay_archive
+        from mjaudit.parts.replay.archive.update import replay_archive
 
         replay_archive(data_dir, wait=True)
     return summary
@@ -158,6 +158,6 @@ def replay(data_dir: str | Path, workers: int = 1) -> ReplaySummary:
     >>> summary.replayed == summary.hands > 0
     True
     """
-    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.replay.archive.update import replay_archive
 
     return replay_archive(data_dir, workers=workers)

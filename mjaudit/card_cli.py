@@ -16,7 +16,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mjaudit.parts.replay.american.card import Card, CardInvalid, load_and_register, load_card
+from mjaudit.parts.replay.rulesets.american.card import (
+    Card,
+    CardInvalid,
+    load_and_register,
+    load_card,
+)
 
 card_app = typer.Typer(
     name="card",
@@ -79,8 +84,8 @@ def match(
     The same matching as `mjaudit score --ruleset american --card FILE`, which also
     prints the payments.
     """
-    from mjaudit.parts.replay.american.score import evaluate, matches_text, parse_hand
-    from mjaudit.parts.replay.scorecard import NotationError
+    from mjaudit.parts.replay.engine.scorecard import NotationError
+    from mjaudit.parts.replay.rulesets.american.score import evaluate, matches_text, parse_hand
 
     try:
         card = load_card(file)
@@ -118,7 +123,7 @@ def add(
     replaced (a club's corrected card).
     """
     from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
-    from mjaudit.parts.replay.american.card import CARDS_DIR, card_files
+    from mjaudit.parts.replay.rulesets.american.card import CARDS_DIR, card_files
 
     try:
         card = load_card(file)

@@ -98,7 +98,7 @@ def _counting_progress() -> Progress:
 
 def _replay_with_progress(data: Path, **kwargs: Any) -> Any:
     """``replay_archive`` with the hands and table writes counted on stderr."""
-    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.replay.archive.update import replay_archive
 
     progress = _counting_progress()
     hands_task = progress.add_task("replay hands", total=None)
@@ -344,8 +344,8 @@ def check(
     import msgspec
 
     from mjaudit.parts.ingest.sources import BrokenStream, NoInput, expand_paths, read_records
-    from mjaudit.parts.replay.engine import replay_games
-    from mjaudit.parts.replay.render import report_text
+    from mjaudit.parts.replay.engine.render import report_text
+    from mjaudit.parts.replay.engine.run import replay_games
     from mjaudit.parts.schemas.records import RecordError, parse_record
     from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
@@ -401,7 +401,7 @@ def _load_cards(paths: list[Path]) -> None:
     if not paths:
         return
     from mjaudit.card_cli import load_card_for_check
-    from mjaudit.parts.replay.american.card import CardInvalid
+    from mjaudit.parts.replay.rulesets.american.card import CardInvalid
 
     for path in paths:
         try:
@@ -501,7 +501,7 @@ def replay(
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
     from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
-    from mjaudit.parts.replay.distributed import DistributedUnavailable
+    from mjaudit.parts.replay.archive.distributed import DistributedUnavailable
 
     if scheduler is not None and cluster is not None:
         err.print("[red]error:[/red] give either --scheduler ADDRESS or --cluster local, not both")
@@ -597,7 +597,7 @@ def show(
     import polars as pl
 
     from mjaudit.parts.ingest.store import DataDir, DataDirError
-    from mjaudit.parts.replay.engine import POSITIONS, position_text
+    from mjaudit.parts.replay.engine.run import POSITIONS, position_text
     from mjaudit.parts.schemas.rows import records_from_tables
 
     try:
@@ -631,12 +631,12 @@ def show(
     try:
         text = position_text(rec, n - 1 if at is None else at)
     except Exception as exc:  # one bad record: say so, as replay's ENGINE_ERROR does
-        from mjaudit.parts.replay.engine import engine_error
+        from mjaudit.parts.replay.engine.run import engine_error
 
         _error(f"game {game_id!r} hand {hand_no}: {engine_error(rec, exc).message}")
         raise typer.Exit(EXIT_FINDINGS) from None
     if fmt is OutFormat.json:
-        from mjaudit.parts.replay.engine import replay_hand
+        from mjaudit.parts.replay.engine.run import replay_hand
 
         upto = n - 1 if at is None else at
         found = [
@@ -1038,7 +1038,7 @@ def demo(
     import time
 
     from mjaudit.parts.ingest.pipeline import ingest as run_ingest
-    from mjaudit.parts.replay.archive import replay_archive
+    from mjaudit.parts.replay.archive.update import replay_archive
     from mjaudit.parts.replay.sim import write_simulation
 
     started = time.perf_counter()

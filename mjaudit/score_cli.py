@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -128,7 +128,7 @@ def score(
 
     Exit 1 when the hand is not a win or is below the minimum; 2 for bad notation.
     """
-    from mjaudit.parts.replay.registry import RULESETS, get
+    from mjaudit.parts.replay.engine.registry import RULESETS, get
 
     rules = get(ruleset)
     if rules is None:

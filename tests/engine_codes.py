@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The HandFindings methods and the class each records (replay/findings.py).
+# The HandFindings methods and the class each records (replay/engine/findings.py).
 METHOD_CLASS = {
     "hard": "CORRUPT_LOG",
     "viol": "PLAYER_VIOLATION",
@@ -32,7 +32,6 @@ METHOD_CLASS = {
     "info": "INFO",
 }
 _FAMILY_FOLDERS = ("hk", "vn160", "american", "chan", "sim")
-_PARTS = "mjaudit.parts."
 _CODE = re.compile(r"[A-Z][A-Z0-9_]+")
 
 
@@ -76,25 +75,23 @@ class _Source:
         return f"{self.path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
 
 
-def _folder_module(module: str) -> str:
-    """``mjaudit.parts.replay.rotation`` -> ``replay.rotation``: the folder it lives in
-    (the parts are imported through ``mjaudit.parts``; older code imported them bare)."""
-    return module.removeprefix(_PARTS)
-
-
 def _family_sources(family: str) -> list[_Source]:
     """The family folder's modules, and the functions it imports from shared modules."""
-    folder = ROOT / "replay" / family
+    folder = ROOT / "replay" / "rulesets" / family
+    if not folder.is_dir():
+        folder = ROOT / "replay" / family  # sim
     sources = [_Source(p, ast.parse(p.read_text()), None) for p in sorted(folder.glob("*.py"))]
-    shared: dict[str, set[str]] = {}
+    shared: dict[Path, set[str]] = {}
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                parts = _folder_module(node.module).split(".")
-                if parts[0] == "replay" and len(parts) == 2 and parts[1] not in _FAMILY_FOLDERS:
-                    shared.setdefault(parts[1], set()).update(a.name for a in node.names)
-    for module, names in sorted(shared.items()):
-        path = ROOT / "replay" / f"{module}.py"
+                parts = node.module.removeprefix("mjaudit.parts.").split(".")
+                family_module = parts[:2] == ["replay", "rulesets"] and parts[2:3] != ["mahjong"]
+                path = ROOT.joinpath(*parts).with_suffix(".py")
+                shared_module = parts[0] == "replay" and not family_module and len(parts) > 1
+                if shared_module and parts[1] not in _FAMILY_FOLDERS and path.is_file():
+                    shared.setdefault(path, set()).update(a.name for a in node.names)
+    for path, names in sorted(shared.items()):
         sources.append(_Source(path, ast.parse(path.read_text()), frozenset(names)))
     return sources
 
@@ -120,7 +117,7 @@ def _imported_modules(sources: list[_Source]) -> list[ast.Module]:
     for src in sources:
         for node in ast.walk(src.tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                module = _folder_module(node.module)
+                module = node.module.removeprefix("mjaudit.parts.")
                 path = ROOT / (module.replace(".", "/") + ".py")
                 if module.split(".")[0] in ("schemas", "replay") and path.exists():
                     paths.add(path)

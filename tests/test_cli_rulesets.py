@@ -24,7 +24,7 @@ import test_chan_examples as chan_examples
 import test_vn160_examples as vn160_examples
 
 runner = CliRunner()
-SAMPLE_CARD = Path(__file__).parents[1] / "replay" / "american" / "cards" / "sample.yaml"
+SAMPLE_CARD = Path(__file__).parents[1] / "replay" / "rulesets" / "american" / "cards" / "sample.yaml"
 
 
 RECORDS = {

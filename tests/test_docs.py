@@ -35,34 +35,34 @@ from typing import Any
 import pytest
 import typer
 from engine_codes import family_codes, family_reasons
-from mjaudit.parts.replay import registry
-from mjaudit.parts.replay.american import options as american_options
-from mjaudit.parts.replay.american.card import sample_card
-from mjaudit.parts.replay.american.score import CARD_HAND_SECTION
-from mjaudit.parts.replay.chan import options as chan_options
-from mjaudit.parts.replay.chan.cuoc import TABLE as CUOC_TABLE
-from mjaudit.parts.replay.chan.score import section as chan_section
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.findings import ENGINE_ERROR, FindingClass
-from mjaudit.parts.replay.hk import options as hk_options
-from mjaudit.parts.replay.hk.patterns import FAN_TABLES
-from mjaudit.parts.replay.hk.score import RULES_FILE as HK_RULES_FILE
-from mjaudit.parts.replay.hk.score import section as hk_section
-from mjaudit.parts.replay.vn160 import options as vn_options
-from mjaudit.parts.replay.vn160.patterns import ORDER as VN_PATTERNS
-from mjaudit.parts.replay.vn160.patterns import REPLACES as VN_REPLACES
-from mjaudit.parts.replay.vn160.patterns import (
+from mjaudit.parts.replay.engine import registry
+from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, FindingClass
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.replay.rulesets.american import options as american_options
+from mjaudit.parts.replay.rulesets.american.card import sample_card
+from mjaudit.parts.replay.rulesets.american.score import CARD_HAND_SECTION
+from mjaudit.parts.replay.rulesets.chan import options as chan_options
+from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE as CUOC_TABLE
+from mjaudit.parts.replay.rulesets.chan.score import section as chan_section
+from mjaudit.parts.replay.rulesets.hk import options as hk_options
+from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.rulesets.hk.score import RULES_FILE as HK_RULES_FILE
+from mjaudit.parts.replay.rulesets.hk.score import section as hk_section
+from mjaudit.parts.replay.rulesets.vn160 import options as vn_options
+from mjaudit.parts.replay.rulesets.vn160.patterns import ORDER as VN_PATTERNS
+from mjaudit.parts.replay.rulesets.vn160.patterns import REPLACES as VN_REPLACES
+from mjaudit.parts.replay.rulesets.vn160.patterns import (
     Reading,
     VNWin,
     WinSource,
     hand_patterns,
     reading_patterns,
 )
-from mjaudit.parts.replay.vn160.patterns import Structure as VNStructure
-from mjaudit.parts.replay.vn160.score import section as vn_section
-from mjaudit.parts.replay.vn160.scoring import evaluate as vn_evaluate
-from mjaudit.parts.replay.vn160.scoring import fixed_score
-from mjaudit.parts.replay.vn160.tiles import INDEX as VN_INDEX
+from mjaudit.parts.replay.rulesets.vn160.patterns import Structure as VNStructure
+from mjaudit.parts.replay.rulesets.vn160.score import section as vn_section
+from mjaudit.parts.replay.rulesets.vn160.scoring import evaluate as vn_evaluate
+from mjaudit.parts.replay.rulesets.vn160.scoring import fixed_score
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX as VN_INDEX
 from mjaudit.parts.schemas.mjlog import EVENT_TYPES
 from mjaudit.parts.schemas.records import ErrorCode, parse_record
 
@@ -381,7 +381,7 @@ def _cited(ruleset: str, code: str, reason: str | None = None) -> str:
 
 def _owners(name: str) -> dict[str, str]:
     """code -> the ruleset of the page whose own replay module is the only one recording
-    it (hk-sheet, for the SHEET_* codes of replay/sheet.py): its hands are the ones cited."""
+    it (hk-sheet, for the SHEET_* codes of the sheet settlement): its hands are the ones cited."""
     emitted, _ = family_codes(RULES_PAGES[name][0])
     modules: dict[str, set[str]] = {}
     for e in emitted:

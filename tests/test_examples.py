@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mjaudit.parts.replay.engine import replay_games
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.sim.accuracy import score
 from mjaudit.parts.schemas.records import parse_record
 

@@ -27,8 +27,8 @@ from mjaudit.parts.dashboards.table_view import (
 )
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.sources import read_records
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.registry import rules_ref
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.registry import rules_ref
 from mjaudit.parts.schemas.records import parse_record
 from typer.testing import CliRunner
 

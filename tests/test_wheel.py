@@ -45,7 +45,7 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     assert "mjaudit/py.typed" in names
     for part in ("replay", "ingest", "schemas", "dashboards"):
         assert f"mjaudit/parts/{part}/__init__.py" in names
-    assert "mjaudit/parts/replay/american/cards/sample.yaml" in names  # package data comes along
+    assert "mjaudit/parts/replay/rulesets/american/cards/sample.yaml" in names  # package data comes along
 
 
 def test_the_api_works_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:

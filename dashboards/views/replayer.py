@@ -26,7 +26,7 @@ from mjaudit.parts.dashboards.table_view import (
     table_html,
     table_view,
 )
-from mjaudit.parts.replay.engine import supported
+from mjaudit.parts.replay.engine.run import supported
 
 ctx = ui.require(replayed=False)
 f = ctx.filters

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mjaudit.parts.replay.findings import SERIOUS, Finding, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, HandReport
 
 Key = tuple[str, int]
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from mjaudit.parts.replay.american.card import Card
-from mjaudit.parts.replay.american.matcher import ExposureShape, compile_card
-from mjaudit.parts.replay.american.tiles import FLOWER, JOKER_KIND
+from mjaudit.parts.replay.rulesets.american.card import Card
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, compile_card
+from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND
 
 N_NATURAL = FLOWER + 1
 TOP = 12  # bindings kept as "near hands" for tie-breaks

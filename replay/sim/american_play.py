@@ -27,12 +27,17 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from mjaudit.parts.replay.american.card import Card, sample_card
-from mjaudit.parts.replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET, AmericanHand
-from mjaudit.parts.replay.american.matcher import ExposureShape, exposures_fit, match_all
-from mjaudit.parts.replay.american.options import AmericanOptions, options_for
-from mjaudit.parts.replay.american.tiles import FLOWER, JOKER_KIND, kind
-from mjaudit.parts.replay.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.rulesets.american.card import Card, sample_card
+from mjaudit.parts.replay.rulesets.american.hand import (
+    CALL_SIZES,
+    FULL_SET,
+    PASS_OFFSET,
+    AmericanHand,
+)
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, exposures_fit, match_all
+from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, options_for
+from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND, kind
 from mjaudit.parts.replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
 from mjaudit.parts.replay.sim.core import (
     Label,

@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mjaudit.parts.replay.chan.cards import CC, RANKS, SUITS, same_rank_others
-from mjaudit.parts.replay.chan.combos import Exposed, arrange, is_win, plus
+from mjaudit.parts.replay.rulesets.chan.cards import CC, RANKS, SUITS, same_rank_others
+from mjaudit.parts.replay.rulesets.chan.combos import Exposed, arrange, is_win, plus
 
 
 @dataclass(frozen=True, slots=True)

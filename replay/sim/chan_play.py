@@ -34,14 +34,29 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from mjaudit.parts.replay.chan import history as hist
-from mjaudit.parts.replay.chan.cards import CARDS, CC, is_ca, is_pair, rank, same_rank_others
-from mjaudit.parts.replay.chan.combos import Exposed, arrange, is_chi_rong, is_win, plus, win_set
-from mjaudit.parts.replay.chan.cuoc import TABLE, detect, score, valid_declarations
-from mjaudit.parts.replay.chan.declaration import parse_claim, wrong_reasons
-from mjaudit.parts.replay.chan.options import ChanOptions, options_for
-from mjaudit.parts.replay.chan.replayer import _effective_penalties, _report, replay_chan
-from mjaudit.parts.replay.chan.state import (
+from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass
+from mjaudit.parts.replay.rulesets.chan import history as hist
+from mjaudit.parts.replay.rulesets.chan.cards import (
+    CARDS,
+    CC,
+    is_ca,
+    is_pair,
+    rank,
+    same_rank_others,
+)
+from mjaudit.parts.replay.rulesets.chan.combos import (
+    Exposed,
+    arrange,
+    is_chi_rong,
+    is_win,
+    plus,
+    win_set,
+)
+from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE, detect, score, valid_declarations
+from mjaudit.parts.replay.rulesets.chan.declaration import parse_claim, wrong_reasons
+from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, options_for
+from mjaudit.parts.replay.rulesets.chan.replayer import _effective_penalties, _report, replay_chan
+from mjaudit.parts.replay.rulesets.chan.state import (
     CHIU_DISCARD,
     DRAWN,
     ENDED,
@@ -53,7 +68,6 @@ from mjaudit.parts.replay.chan.state import (
     Stop,
     WinCheck,
 )
-from mjaudit.parts.replay.findings import SERIOUS, FindingClass
 from mjaudit.parts.replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
 from mjaudit.parts.replay.sim.core import (
     Label,

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 from mjaudit.parts.replay.sim.shanten import (
     EAST,
     honour_table,

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, cast
 
-from mjaudit.parts.replay.decompose import is_complete
-from mjaudit.parts.replay.findings import FindingClass, Stop
-from mjaudit.parts.replay.hk.hand import CODES, WALLS, WIND_CODES, HKHand
-from mjaudit.parts.replay.hk.options import HKOptions, options_for
-from mjaudit.parts.replay.hk.patterns import WinSource
-from mjaudit.parts.replay.hk.scoring import HandScore, evaluate, false_win_deltas
-from mjaudit.parts.replay.melds import MeldKind
+from mjaudit.parts.replay.engine.findings import FindingClass, Stop
+from mjaudit.parts.replay.rulesets.hk.hand import CODES, WALLS, WIND_CODES, HKHand
+from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
+from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
+from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas
+from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
+from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.sim.core import (
     Label,
     Record,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from mjaudit.parts.replay.decompose import winning_tiles
+from mjaudit.parts.replay.rulesets.mahjong.decompose import winning_tiles
 
 Triple = tuple[int, int, int]  # (sets, partial sets, pair as head 0/1)
 Table = tuple[Triple, ...]

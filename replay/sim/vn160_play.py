@@ -29,9 +29,22 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-from mjaudit.parts.replay.findings import SERIOUS, FindingClass, Stop
-from mjaudit.parts.replay.hk.patterns import WinSource
-from mjaudit.parts.replay.melds import MeldKind
+from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
+from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
+from mjaudit.parts.replay.rulesets.vn160.hand import ACT, VNHand
+from mjaudit.parts.replay.rulesets.vn160.khung import is_winning, khung_domain
+from mjaudit.parts.replay.rulesets.vn160.options import VNOptions, options_for
+from mjaudit.parts.replay.rulesets.vn160.scoring import VNScore
+from mjaudit.parts.replay.rulesets.vn160.tiles import (
+    CODES,
+    INDEX,
+    N_KINDS,
+    full_set,
+    is_flower,
+    is_khung,
+    is_rh,
+)
 from mjaudit.parts.replay.sim.core import (
     Label,
     Record,
@@ -45,19 +58,6 @@ from mjaudit.parts.replay.sim.hk_bot import SeatView
 from mjaudit.parts.replay.sim.hk_play import Plant, wrong_payment
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten
 from mjaudit.parts.replay.sim.vn160_bot import VNBot, VNStyle
-from mjaudit.parts.replay.vn160.hand import ACT, VNHand
-from mjaudit.parts.replay.vn160.khung import is_winning, khung_domain
-from mjaudit.parts.replay.vn160.options import VNOptions, options_for
-from mjaudit.parts.replay.vn160.scoring import VNScore
-from mjaudit.parts.replay.vn160.tiles import (
-    CODES,
-    INDEX,
-    N_KINDS,
-    full_set,
-    is_flower,
-    is_khung,
-    is_rh,
-)
 from mjaudit.parts.schemas.records import RecordError, parse_object
 
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses

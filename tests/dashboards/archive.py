@@ -9,8 +9,8 @@ from typing import Any
 
 import msgspec
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.findings import HandReport
 
 from bench.synthlog import records as synthetic_records
 from tests.replay.logbuilder import Hand

@@ -23,9 +23,9 @@ from typing import Any
 
 import msgspec
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.replay import engine
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine import run as engine
+from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
 from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
 from tests.replay.logbuilder import Hand

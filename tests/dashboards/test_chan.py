@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 from mjaudit.parts.dashboards import data
 from mjaudit.parts.dashboards.queries import Filters
-from mjaudit.parts.replay import engine
-from mjaudit.parts.replay.engine import supported
+from mjaudit.parts.replay.engine import run as engine
+from mjaudit.parts.replay.engine.run import supported
 
 from tests.dashboards.chan_archive import (
     CHAN_GAME,

@@ -165,7 +165,7 @@ def test_an_unknown_event_type_is_shown_as_recorded() -> None:
 
 def test_the_engines_own_view_when_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
     from mjaudit.parts.dashboards.table_view import engine_position
-    from mjaudit.parts.replay import engine
+    from mjaudit.parts.replay.engine import run as engine
 
     rec = chan_hands()[1]
     monkeypatch.setattr(engine, "POSITIONS", {})

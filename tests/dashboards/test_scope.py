@@ -19,7 +19,7 @@ from mjaudit.parts.dashboards.queries import Filters, connect, families, player_
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir, Part
-from mjaudit.parts.replay.archive import bucket_table, flat_buckets, replay_archive
+from mjaudit.parts.replay.archive.update import bucket_table, flat_buckets, replay_archive
 from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
 

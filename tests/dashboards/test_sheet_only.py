@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.archive.update import replay_archive
 
 from tests.dashboards.test_app import PAGES, app, metric, no_exception
 

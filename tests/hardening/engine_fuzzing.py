@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
-from mjaudit.parts.replay.american.options import OPTION_NAMES as AMERICAN_OPTIONS
-from mjaudit.parts.replay.chan.options import OPTION_NAMES as CHAN_OPTIONS
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import ENGINE_ERROR
-from mjaudit.parts.replay.hk.options import OPTION_NAMES as HK_OPTIONS
+from mjaudit.parts.replay.engine.findings import ENGINE_ERROR
+from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES as AMERICAN_OPTIONS
+from mjaudit.parts.replay.rulesets.chan.options import OPTION_NAMES as CHAN_OPTIONS
+from mjaudit.parts.replay.rulesets.hk.options import OPTION_NAMES as HK_OPTIONS
+from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES as VN160_OPTIONS
 from mjaudit.parts.replay.sim import simulate_sittings
-from mjaudit.parts.replay.vn160.options import OPTION_NAMES as VN160_OPTIONS
 from mjaudit.parts.schemas.mjlog import EVENT_TYPES
 from mjaudit.parts.schemas.records import RecordError, parse_record
 from mjaudit.parts.schemas.rows import RowBuffers, records_from_tables

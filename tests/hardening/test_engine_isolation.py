@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import ENGINE_ERROR, FindingClass
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, FindingClass
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.schemas.records import ParsedRecord, RecordError, parse_record
 from mjaudit.parts.schemas.rows import RowBuffers
 from mjaudit.parts.schemas.rulesets import RULESETS
@@ -142,7 +142,7 @@ def test_check_command_reports_the_bad_record_and_checks_the_others(tmp_path: Pa
 def test_an_exception_inside_an_engine_becomes_that_hands_finding(monkeypatch) -> None:
     """The safety net itself, whatever the ruleset: an engine raising is a finding of that
     hand (with the exception and the engine's line), and the next hand is replayed."""
-    import mjaudit.parts.replay.engine as engine
+    import mjaudit.parts.replay.engine.run as engine
 
     real = engine.REGISTRY["hk-classic"]
 

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.findings import ENGINE_ERROR
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.findings import ENGINE_ERROR
 
 from tests.hardening.engine_fuzzing import BASES, check_mutant, engine_mutant
 

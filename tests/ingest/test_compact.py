@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.archive.update import replay_archive
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.tables import INGEST_TABLES
 from typer.testing import CliRunner

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from mjaudit.parts.replay.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET
+from mjaudit.parts.replay.rulesets.american.hand import CALL_SIZES, FULL_SET, PASS_OFFSET
 from mjaudit.parts.schemas.tiles import BONUS_TILES, JOKER
 
 N = 4

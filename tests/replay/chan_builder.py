@@ -42,8 +42,8 @@ from logbuilder import (  # noqa: F401
     serious,
     with_code,
 )
-from mjaudit.parts.replay.engine import replay_hand, supported
-from mjaudit.parts.replay.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.run import replay_hand, supported
 from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
 DECK: Counter[str] = Counter({c: 4 for c in CHAN_CARDS})

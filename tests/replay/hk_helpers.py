@@ -5,9 +5,9 @@ Seats are wind letters with the dealer at E, so seat index = wind index (E=0 …
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.counts import parse, tile
-from mjaudit.parts.replay.hk import WinContext, WinSource
-from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.rulesets.hk import WinContext, WinSource
+from mjaudit.parts.replay.rulesets.mahjong.counts import parse, tile
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 
 SEAT = {"E": 0, "S": 1, "W": 2, "N": 3}
 _KINDS = {

@@ -37,8 +37,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.records import parse_record
 from mjaudit.parts.schemas.tiles import (
     BONUS_TILES,

@@ -1,4 +1,4 @@
-"""Build the checklist references of ``replay/<folder>/checklist.py`` from the rules files.
+"""Build the checklist references of ``replay/rulesets/<folder>/checklist.py`` from the rules files.
 
 The rules files (numbered sections, one legality checklist table each) are the source of
 truth but do not ship, so each ruleset folder keeps a copy of what a report needs: for
@@ -30,12 +30,15 @@ SOURCES = {
 NOT_CODES = {"CORRUPT_LOG", "PLAYER_VIOLATION", "SCORE_MISMATCH", "INFO", "ENGINE_ERROR"}
 _CODE = re.compile(r"`([A-Z][A-Z0-9_]{2,})`")
 _HEADING = re.compile(r"^#{2,4}\s+(\d+(?:\.\d+)*)\.?\s")
-_SHARED = ("findings.py", "recorded.py", "rotation.py", "turns.py", "options.py")
+_SHARED = ("findings.py", "recorded.py", "rotation.py", "turns.py", "options.py")  # engine/
 
 
 def engine_codes(folder: str) -> set[str]:
     """Every UPPER_SNAKE string literal of the folder's engine and the shared pieces."""
-    files = [*(ROOT / "replay" / folder).glob("*.py"), *(ROOT / "replay" / n for n in _SHARED)]
+    files = [
+        *(ROOT / "replay" / "rulesets" / folder).glob("*.py"),
+        *(ROOT / "replay" / "engine" / n for n in _SHARED),
+    ]
     found: set[str] = set()
     for path in files:
         for node in ast.walk(ast.parse(path.read_text())):
@@ -95,7 +98,7 @@ def checklist_section(rules: Path, preset: str) -> str:
 
 
 def module_text(rules: Path, folder: str) -> str:
-    """The source of ``replay/<folder>/checklist.py``."""
+    """The source of ``replay/rulesets/<folder>/checklist.py``."""
     presets = [p for p, (_, f) in SOURCES.items() if f == folder]
     docs = sorted({SOURCES[p][0] for p in presets})
     names: dict[str, str] = {}  # rules file -> constant name
@@ -127,7 +130,9 @@ def module_text(rules: Path, folder: str) -> str:
 def main() -> None:
     rules = Path(sys.argv[1]) if len(sys.argv) > 1 else RULES
     for folder in dict.fromkeys(f for _, f in SOURCES.values()):
-        (ROOT / "replay" / folder / "checklist.py").write_text(module_text(rules, folder))
+        (ROOT / "replay" / "rulesets" / folder / "checklist.py").write_text(
+            module_text(rules, folder)
+        )
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mjaudit.parts.replay.registry import get
-from mjaudit.parts.replay.scorecard import ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.registry import get
+from mjaudit.parts.replay.engine.scorecard import ScoreReport, ScoreRequest
 
 
 def score(ruleset: str, hand: str, **flags: Any) -> ScoreReport:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import typer
-from mjaudit.parts.replay.american.card import (
+from mjaudit.parts.replay.rulesets.american.card import (
     SAMPLE_CARD_PATH,
     CardInvalid,
     card_from_obj,

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from american_record_builder import RecordBuilder
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.engine.findings import FindingClass
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.records import parse_record
 
 E, S, W, N = 0, 1, 2, 3
@@ -318,7 +318,7 @@ def test_unknown_option_is_record_invalid() -> None:
 
 
 def test_card_file_override_and_missing_card(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from mjaudit.parts.replay.american.card import SAMPLE_CARD_PATH
+    from mjaudit.parts.replay.rulesets.american.card import SAMPLE_CARD_PATH
 
     rec = _call_then_mahjong()
     via_file = _replay(rec, card_file=str(SAMPLE_CARD_PATH))

@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.american.card import CardInvalid, card_from_obj
+from mjaudit.parts.replay.rulesets.american.card import CardInvalid, card_from_obj
 from test_american_card import GOOD_HAND
 
 

@@ -17,9 +17,9 @@ from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay.american.card import CardHand, sample_card
-from mjaudit.parts.replay.american.matcher import ExposureShape, best_match, match_all
-from mjaudit.parts.replay.american.tiles import FLOWER, JOKER_KIND, N_KINDS
+from mjaudit.parts.replay.rulesets.american.card import CardHand, sample_card
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, best_match, match_all
+from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND, N_KINDS
 
 CARD = sample_card()
 OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,

@@ -19,10 +19,10 @@ import pytest
 from american_builder import AmHand, E, N, S, W, tiles
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay.american.card import CardInvalid, card_from_obj
-from mjaudit.parts.replay.american.matcher import ExposureShape, best_match, match_all
-from mjaudit.parts.replay.american.tiles import counts, kind
-from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.engine.findings import FindingClass
+from mjaudit.parts.replay.rulesets.american.card import CardInvalid, card_from_obj
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, best_match, match_all
+from mjaudit.parts.replay.rulesets.american.tiles import counts, kind
 
 VIOL = FindingClass.PLAYER_VIOLATION
 
@@ -425,7 +425,7 @@ def test_8_1_dead_by_visible_tiles_counts_own_exposed_naturals(tmp_path: Any) ->
 def test_3_legal_actions_offer_the_courtesy_pass_once() -> None:
     """After E and W exchanged, neither is offered a second courtesy pass (#12 flags one);
     S and N still are. legal_actions used to offer it again to E and W."""
-    from mjaudit.parts.replay.american.replayer import replay_to
+    from mjaudit.parts.replay.rulesets.american.replayer import replay_to
 
     b = AmHand().first_charleston().charleston_stop(W)
     b.courtesy_pass(E, W, 1).courtesy_pass(W, E, 1)

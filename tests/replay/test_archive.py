@@ -13,9 +13,10 @@ import pytest
 from mjaudit.parts.ingest import store
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay import archive, ranges
-from mjaudit.parts.replay import plan as planning
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.archive import plan as planning
+from mjaudit.parts.replay.archive import ranges
+from mjaudit.parts.replay.archive import update as archive
+from mjaudit.parts.replay.archive.update import replay_archive
 from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
 

@@ -14,9 +14,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.chan.cards import card_name, display, is_red
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.findings import FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import FindingClass, HandReport
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.replay.rulesets.chan.cards import card_name, display, is_red
 from mjaudit.parts.schemas.records import parse_record
 from mjaudit.parts.schemas.tiles import CHAN_CARDS
 
@@ -478,7 +478,7 @@ def test_card_names_and_colours(card: str, name: str, red: bool) -> None:
 
 
 def test_options_reject_unknown_names_and_bad_values() -> None:
-    from mjaudit.parts.replay.chan.options import OptionError, options_for
+    from mjaudit.parts.replay.rulesets.chan.options import OptionError, options_for
 
     assert options_for({"ga_points": 10}).ga_points == 10
     with pytest.raises(OptionError, match="unknown option"):
@@ -611,7 +611,7 @@ def _brute_max_chan(hand: tuple[str, ...], memo: dict[tuple[str, ...], int]) -> 
 def test_max_chan_matches_brute_force_on_random_holdings() -> None:
     import random
 
-    from mjaudit.parts.replay.chan.combos import NEG, concealed_max_chan
+    from mjaudit.parts.replay.rulesets.chan.combos import NEG, concealed_max_chan
 
     rng = random.Random(7)
     deck = list(DECK.elements())

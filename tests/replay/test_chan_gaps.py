@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from chan_builder import ENGINE_READY, VIOL, Chan, clean, only
-from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.engine.findings import FindingClass
 from test_chan_examples import Script, run, x1, x2, x3, x4, x5, x6, x7, x8
 
 pytestmark = pytest.mark.skipif(not ENGINE_READY, reason="the chan engine is not registered")

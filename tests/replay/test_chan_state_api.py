@@ -3,8 +3,8 @@ clean replays clean, and the codes it lists are the ones the replay reports."""
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.chan.replayer import replay_to
-from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.replay.rulesets.chan.replayer import replay_to
 from test_checklist_chan_errors import _tach_ca, _xe_ca
 
 

@@ -34,8 +34,8 @@ from american_builder import (
     W,
     canonical,
 )
-from mjaudit.parts.replay.engine import replay_hand, supported
-from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.run import replay_hand, supported
 
 HARD = FindingClass.CORRUPT_LOG
 VIOL = FindingClass.PLAYER_VIOLATION

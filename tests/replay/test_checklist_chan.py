@@ -31,7 +31,7 @@ from chan_builder import (
     stopped,
     with_code,
 )
-from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.records import ErrorCode, RecordError
 
 pytestmark = pytest.mark.skipif(not ENGINE_READY, reason="the chan engine is not registered")

@@ -24,7 +24,7 @@ from logbuilder import (
     stopped,
     with_code,
 )
-from mjaudit.parts.replay.engine import replay_games, replay_hand
+from mjaudit.parts.replay.engine.run import replay_games, replay_hand
 from mjaudit.parts.schemas.records import ErrorCode, RecordError
 from test_penalty_examples import c1, l1, n1, three_bamboo_melds
 

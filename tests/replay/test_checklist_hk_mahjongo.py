@@ -21,7 +21,7 @@ from logbuilder import (
     stopped,
     with_code,
 )
-from mjaudit.parts.replay.engine import replay_games, replay_hand
+from mjaudit.parts.replay.engine.run import replay_games, replay_hand
 from test_penalty_examples import dragons_for_E, m2, p1, p2, p3
 
 E, S, W, N = 0, 1, 2, 3

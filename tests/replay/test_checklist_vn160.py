@@ -32,8 +32,8 @@ from logbuilder import (
     tiles,
     with_code,
 )
-from mjaudit.parts.replay.engine import replay_games, replay_hand, supported
-from mjaudit.parts.replay.findings import Finding, HandReport
+from mjaudit.parts.replay.engine.findings import Finding, HandReport
+from mjaudit.parts.replay.engine.run import replay_games, replay_hand, supported
 from mjaudit.parts.schemas.records import ErrorCode, RecordError
 
 E, S, W, N = 0, 1, 2, 3
@@ -41,7 +41,7 @@ RULESET = "vn-160"
 _ANY = object()
 
 pytestmark = pytest.mark.skipif(
-    not supported(RULESET), reason="the vn-160 engine is not registered in replay/engine.py"
+    not supported(RULESET), reason="the vn-160 engine is not registered in replay/engine/run.py"
 )
 
 

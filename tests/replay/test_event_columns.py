@@ -17,8 +17,8 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.engine.findings import FindingClass
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.sim import simulate
 from mjaudit.parts.schemas import rows
 from mjaudit.parts.schemas.event_columns import EventColumns, event_field

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from hk_helpers import SEAT, deltas, win
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_CLASSIC,
     WinSource,
     evaluate,

@@ -6,16 +6,7 @@ from itertools import combinations_with_replacement
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay.counts import ORPHANS, to_counts
-from mjaudit.parts.replay.decompose import (
-    Decomposition,
-    Structure,
-    decompose,
-    suit_key,
-    suit_splits,
-    winning_tiles,
-)
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     WinContext,
@@ -25,7 +16,16 @@ from mjaudit.parts.replay.hk import (
     options_for,
     score_decomposition,
 )
-from mjaudit.parts.replay.melds import Meld, MeldKind
+from mjaudit.parts.replay.rulesets.mahjong.counts import ORPHANS, to_counts
+from mjaudit.parts.replay.rulesets.mahjong.decompose import (
+    Decomposition,
+    Structure,
+    decompose,
+    suit_key,
+    suit_splits,
+    winning_tiles,
+)
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 
 Canon = tuple[str, int, tuple[int, ...], tuple[int, ...]]
 

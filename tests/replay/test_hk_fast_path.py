@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.findings import FindingClass, HandReport, Stop
-from mjaudit.parts.replay.hk.hand import HKHand
-from mjaudit.parts.replay.hk.options import options_for
-from mjaudit.parts.replay.hk.replayer import replay_hk
+from mjaudit.parts.replay.engine.findings import FindingClass, HandReport, Stop
+from mjaudit.parts.replay.rulesets.hk.hand import HKHand
+from mjaudit.parts.replay.rulesets.hk.options import options_for
+from mjaudit.parts.replay.rulesets.hk.replayer import replay_hk
 from mjaudit.parts.replay.sim import simulate
 
 SITTINGS = (("hk-classic", 3), ("hk-mahjongo", 3), ("hk-mahjongo-2p", 4))

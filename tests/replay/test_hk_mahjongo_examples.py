@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hk_helpers import SEAT, deltas, win
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_MAHJONGO,
     HK_MAHJONGO_2P,
     WinSource,

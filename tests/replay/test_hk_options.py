@@ -7,7 +7,7 @@ import re
 
 import pytest
 from hk_helpers import SEAT, deltas, win
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     HK_MAHJONGO_2P,
@@ -19,7 +19,7 @@ from mjaudit.parts.replay.hk import (
     options_for,
     settle,
 )
-from mjaudit.parts.replay.hk.options import OPTION_NAMES
+from mjaudit.parts.replay.rulesets.hk.options import OPTION_NAMES
 
 E, S, W, N = (SEAT[x] for x in "ESWN")
 SELF, DISCARD, ROBBED = WinSource.SELF_DRAW, WinSource.DISCARD, WinSource.ROBBED_KONG

@@ -6,9 +6,7 @@ import dataclasses
 
 import pytest
 from hk_helpers import win
-from mjaudit.parts.replay.counts import parse, to_counts
-from mjaudit.parts.replay.decompose import Structure, decompose, winning_tiles
-from mjaudit.parts.replay.hk import (
+from mjaudit.parts.replay.rulesets.hk import (
     HK_CLASSIC,
     HK_MAHJONGO,
     REGISTRY,
@@ -18,7 +16,9 @@ from mjaudit.parts.replay.hk import (
     evaluate_all,
     options_for,
 )
-from mjaudit.parts.replay.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.rulesets.mahjong.counts import parse, to_counts
+from mjaudit.parts.replay.rulesets.mahjong.decompose import Structure, decompose, winning_tiles
 
 SECTION6 = options_for("hk-classic", {"fan_value_set": "section6", "fan_cap": "none"})
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay import ranges
+from mjaudit.parts.replay.archive import ranges
 
 
 def test_game_ranges_cover_every_game_and_cap_the_hands():

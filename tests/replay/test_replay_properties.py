@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logbuilder import FULL_SETS, HARD, canonical, serious
-from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.tiles import BONUS_TILES, MAHJONG
 from test_checklist_hk_classic import baseline as classic_baseline
 from test_checklist_hk_mahjongo import baseline as mahjongo_baseline

@@ -4,8 +4,8 @@ are the rules files' checklist rows, and every checklist code the engines raise 
 from __future__ import annotations
 
 import pytest
-from mjaudit.parts.replay import registry
-from mjaudit.parts.replay.registry import rules_ref
+from mjaudit.parts.replay.engine import registry
+from mjaudit.parts.replay.engine.registry import rules_ref
 
 from tests.replay.rules_refs_gen import RULES, SOURCES, engine_codes, parse, table
 

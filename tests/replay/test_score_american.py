@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-from mjaudit.parts.replay.american.card import SAMPLE_CARD_PATH
-from mjaudit.parts.replay.registry import get
-from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.registry import get
+from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.rulesets.american.card import SAMPLE_CARD_PATH
 from typer.testing import CliRunner
 
 from mjaudit.cli import app

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from mjaudit.parts.replay.registry import get
-from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.registry import get
+from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
 from typer.testing import CliRunner
 
 from mjaudit.cli import app

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.hk.patterns import FAN_TABLES
-from mjaudit.parts.replay.hk.score import RULES_FILE, score_hk, section
-from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.rulesets.hk.score import RULES_FILE, score_hk, section
 from score_helpers import pats, pays, score
 
 

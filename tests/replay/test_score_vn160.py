@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.scorecard import NotationError, ScoreReport, ScoreRequest
-from mjaudit.parts.replay.vn160.score import score_vn160
+from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
 from score_helpers import pats, pays
 from score_helpers import score as score_as
 

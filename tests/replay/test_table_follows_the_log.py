@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from american_builder import AmHand
 from logbuilder import INFO, VIOL, Hand, serious
-from mjaudit.parts.replay.findings import Finding, HandReport
-from mjaudit.parts.replay.hk.replayer import replay_hk
+from mjaudit.parts.replay.engine.findings import Finding, HandReport
+from mjaudit.parts.replay.rulesets.hk.replayer import replay_hk
 
 E, S, W, N = 0, 1, 2, 3
 

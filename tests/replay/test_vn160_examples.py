@@ -12,8 +12,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.findings import FindingClass
+from mjaudit.parts.replay.engine.findings import FindingClass
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.records import parse_record
 
 WINDS = "ESWN"
@@ -386,9 +386,9 @@ def test_F3_chow_not_from_left_loser_still_pays() -> None:
 
 
 def test_step_through_observer_and_replay_to() -> None:
-    from mjaudit.parts.replay.vn160.render import position_text
-    from mjaudit.parts.replay.vn160.replayer import replay_to
-    from mjaudit.parts.replay.vn160.tiles import INDEX
+    from mjaudit.parts.replay.rulesets.vn160.render import position_text
+    from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
+    from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 
     rec = v1_record()
     seen: list[int] = []
@@ -448,9 +448,9 @@ def test_bonus_discard_win_discarder_pays_for_all() -> None:
 
 def test_simulator_queries_on_the_hand_state() -> None:
     """The state API a bot uses: legal claims (khung variants), self actions, win candidates."""
-    from mjaudit.parts.replay.hk.patterns import WinSource
-    from mjaudit.parts.replay.vn160.replayer import replay_to
-    from mjaudit.parts.replay.vn160.tiles import INDEX
+    from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
+    from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
+    from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 
     rec = record(
         {
@@ -480,8 +480,8 @@ def test_simulator_queries_on_the_hand_state() -> None:
 
 def test_options_defaults_record_options_and_overrides() -> None:
     import pytest
-    from mjaudit.parts.replay.hk.options import OptionError
-    from mjaudit.parts.replay.vn160.options import VN160_DEFAULTS, options_for
+    from mjaudit.parts.replay.rulesets.hk.options import OptionError
+    from mjaudit.parts.replay.rulesets.vn160.options import VN160_DEFAULTS, options_for
 
     assert (VN160_DEFAULTS.false_win_penalty, VN160_DEFAULTS.ru_domain) == (64, "suit_tiles")
     assert VN160_DEFAULTS.dealer_on_draw == "rotate" and VN160_DEFAULTS.max_mun is None

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjaudit.parts.replay.counts import N_KINDS, ORPHANS, parse, tile, to_counts
-from mjaudit.parts.replay.decompose import decompose, is_complete
-from mjaudit.parts.replay.vn160 import KHUNG_CODES, completions, is_winning, khung_domain
+from mjaudit.parts.replay.rulesets.mahjong.counts import N_KINDS, ORPHANS, parse, tile, to_counts
+from mjaudit.parts.replay.rulesets.mahjong.decompose import decompose, is_complete
+from mjaudit.parts.replay.rulesets.vn160 import KHUNG_CODES, completions, is_winning, khung_domain
 from vn160_brute import brute_splits
 
 WIDE = ("BT", "RU")
@@ -263,11 +263,11 @@ def test_matches_brute_force(h, ru_domain, pe_pe):
 
 # --- property: the best score against a brute-force search over every khung assignment -------
 
-from mjaudit.parts.replay.decompose import Structure as DecStructure  # noqa: E402
-from mjaudit.parts.replay.hk.patterns import WinSource  # noqa: E402
-from mjaudit.parts.replay.melds import Meld, MeldKind  # noqa: E402
-from mjaudit.parts.replay.vn160.options import options_for  # noqa: E402
-from mjaudit.parts.replay.vn160.patterns import (  # noqa: E402
+from mjaudit.parts.replay.rulesets.hk.patterns import WinSource  # noqa: E402
+from mjaudit.parts.replay.rulesets.mahjong.decompose import Structure as DecStructure  # noqa: E402
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.options import options_for  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.patterns import (  # noqa: E402
     Reading,
     Structure,
     VNMeld,
@@ -277,8 +277,8 @@ from mjaudit.parts.replay.vn160.patterns import (  # noqa: E402
     khong_khung,
     reading_patterns,
 )
-from mjaudit.parts.replay.vn160.scoring import evaluate, wait_set  # noqa: E402
-from mjaudit.parts.replay.vn160.tiles import INDEX  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.scoring import evaluate, wait_set  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX  # noqa: E402
 
 OPTION_SETS = (
     {},

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from logbuilder import Hand, clean, serious
-from mjaudit.parts.replay.hk.patterns import WinSource
-from mjaudit.parts.replay.melds import Meld, MeldKind
-from mjaudit.parts.replay.vn160.options import options_for
-from mjaudit.parts.replay.vn160.patterns import VNMeld, VNWin
-from mjaudit.parts.replay.vn160.scoring import con, evaluate, settle, wait_set
-from mjaudit.parts.replay.vn160.tiles import INDEX
+from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
+from mjaudit.parts.replay.rulesets.vn160.options import options_for
+from mjaudit.parts.replay.rulesets.vn160.patterns import VNMeld, VNWin
+from mjaudit.parts.replay.rulesets.vn160.scoring import con, evaluate, settle, wait_set
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 from vn160_brute import brute_splits
 
 E, S, W, N = 0, 1, 2, 3
@@ -341,9 +341,9 @@ def test_khong_khung_counts_declared_option() -> None:
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from mjaudit.parts.replay.counts import ORPHANS  # noqa: E402
-from mjaudit.parts.replay.vn160.khung import completions, khung_domain  # noqa: E402
-from mjaudit.parts.replay.vn160.scoring import _decompose  # noqa: E402
+from mjaudit.parts.replay.rulesets.mahjong.counts import ORPHANS  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.khung import completions, khung_domain  # noqa: E402
+from mjaudit.parts.replay.rulesets.vn160.scoring import _decompose  # noqa: E402
 
 DOMAINS = {  # §1.2, written out here rather than taken from the engine
     "BT": set(range(34)),

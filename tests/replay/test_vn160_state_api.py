@@ -4,9 +4,9 @@ flower has no wait (rather than an error)."""
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine import replay_hand
-from mjaudit.parts.replay.vn160.replayer import replay_to
-from mjaudit.parts.replay.vn160.tiles import INDEX
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 from test_vn160_examples import record
 
 

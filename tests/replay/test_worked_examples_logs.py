@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from logbuilder import INFO, VIOL, Hand, clean, only, serious
-from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.engine.findings import HandReport
 
 FULL = {"hk-classic": 144, "hk-mahjongo": 136, "hk-mahjongo-2p": 80}
 RESERVED = {"hk-classic": 14, "hk-mahjongo": 0, "hk-mahjongo-2p": 0}

@@ -196,3 +196,12 @@ def replay_bytes(root: Path) -> dict[str, bytes]:
     return {
         str(f.relative_to(root)): f.read_bytes() for name in REPLAY_TABLES for f in data.files(name)
     }
+
+
+def wait_for_waiting(proc: subprocess.Popen[str]) -> None:
+    """Until ``proc`` (started with ``--wait``) says it is queued behind another writer."""
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if "waiting for another mjaudit command" in line:
+            return
+    raise AssertionError("the queued command ended without waiting for the lock")

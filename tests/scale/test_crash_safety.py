@@ -26,10 +26,12 @@ from helpers import (
     run_and_kill,
     start,
     wait_for_lock,
+    wait_for_waiting,
     write_archive,
 )
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.replay.archive.update import replay_archive
 
 FILES, HANDS_PER_FILE = 4, 1300
 TOTAL = FILES * HANDS_PER_FILE
@@ -150,26 +152,26 @@ def test_two_concurrent_ingests(world, tmp_path):
     assert check_consistent(root) == TOTAL
 
 
-def test_replay_while_ingest_holds_the_lock(world, tmp_path):
+def test_replay_while_another_writer_holds_the_lock(world, tmp_path):
+    """A replay is refused while another command writes, and --wait queues behind it.
+
+    The other writer is this test holding the lock (as an ingest does), so the overlap does
+    not depend on how fast a busy machine starts the processes.
+    """
     root = _copy(world, tmp_path, "data")
-    # re-ingesting the archive adds nothing but holds the lock for a few seconds
-    ingesting = start("ingest", str(world["archive"]), "--data", str(root), cwd=tmp_path)
     queued = None
     try:
-        wait_for_lock(root, ingesting)
-        refused = run("replay", "--data", str(root), cwd=tmp_path)
-        assert ingesting.poll() is None
-        assert refused.returncode == 2
-        assert BUSY in " ".join(refused.stderr.split()), refused.stderr
-        queued = start("replay", "--data", str(root), "--wait", cwd=tmp_path)
-        _, err = ingesting.communicate(timeout=HANG_GUARD)
-        assert ingesting.returncode == 0, err
+        with DataDir(root).writing():
+            refused = run("replay", "--data", str(root), cwd=tmp_path)
+            assert refused.returncode == 2
+            assert BUSY in " ".join(refused.stderr.split()), refused.stderr
+            queued = start("replay", "--data", str(root), "--wait", cwd=tmp_path)
+            wait_for_waiting(queued)
         _, err = queued.communicate(timeout=HANG_GUARD)
         assert queued.returncode == 0, err
     finally:
-        for proc in (ingesting, queued):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-                proc.communicate()
+        if queued is not None and queued.poll() is None:
+            queued.kill()
+            queued.communicate()
     assert replay_bytes(root) == world["replay_bytes"]
     assert check_consistent(root) == TOTAL

@@ -10,9 +10,9 @@ import pytest
 from helpers import replay_bytes, write_archive
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.distributed import DistributedUnavailable
-from mjaudit.parts.replay.plan import plan
+from mjaudit.parts.replay.archive.distributed import DistributedUnavailable
+from mjaudit.parts.replay.archive.plan import plan
+from mjaudit.parts.replay.archive.update import replay_archive
 from mjaudit.parts.replay.sim import write_simulation
 from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner

@@ -15,7 +15,7 @@ import pytest
 from mjaudit.parts.ingest.pipeline import IngestSummary, ingest
 from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, read_sheet
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.sheet import MAX_BASE, MAX_FAN, SheetError, SheetLine, settle
 from typer.testing import CliRunner
 

@@ -10,8 +10,8 @@ from mjaudit.parts.dashboards.queries import Filters, connect, player_stats, sum
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.sheets import SheetRecord, read_sheet
 from mjaudit.parts.ingest.store import DataDir
-from mjaudit.parts.replay.archive import replay_archive
-from mjaudit.parts.replay.engine import replay_hand
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.schemas.sheet import SheetLine, multiplier, settle
 from typer.testing import CliRunner
 

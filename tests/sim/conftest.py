@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import HandReport
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.sim import simulate
 
 # Sittings per ruleset: about 2,300 hands in all (a sitting is 16+ hands, 8+ for two players).

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.american.card import sample_card
-from mjaudit.parts.replay.american.matcher import ExposureShape
-from mjaudit.parts.replay.american.options import options_for
-from mjaudit.parts.replay.american.tiles import counts, kind
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import SERIOUS, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, HandReport
+from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.rulesets.american.card import sample_card
+from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape
+from mjaudit.parts.replay.rulesets.american.options import options_for
+from mjaudit.parts.replay.rulesets.american.tiles import counts, kind
 from mjaudit.parts.replay.sim import REGISTRY, SimulationError, simulate, write_simulation
 from mjaudit.parts.replay.sim import american_play as ap
 from mjaudit.parts.replay.sim.accuracy import score

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import SERIOUS, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, HandReport
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.sim import chan_play, labels_path, simulate, write_simulation
 from mjaudit.parts.replay.sim.accuracy import Accuracy, score
 from typer.testing import CliRunner

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from mjaudit.parts.replay.decompose import is_complete, winning_tiles
+from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete, winning_tiles
 from mjaudit.parts.replay.sim import REGISTRY
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, pung_shanten, shanten
 

@@ -6,8 +6,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import SERIOUS
+from mjaudit.parts.replay.engine.findings import SERIOUS
+from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.sim import labels_path, simulate, write_simulation
 from mjaudit.parts.schemas.records import canonical_json, parse_record
 

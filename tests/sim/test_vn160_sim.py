@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mjaudit.parts.replay.engine import replay_games
-from mjaudit.parts.replay.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
+from mjaudit.parts.replay.rulesets.vn160.options import VNOptions
+from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX, full_set
 from mjaudit.parts.replay.sim import labels_path, simulate, write_simulation
 from mjaudit.parts.replay.sim.accuracy import score
 from mjaudit.parts.replay.sim.core import REGISTRY, SimulationError
 from mjaudit.parts.replay.sim.vn160_play import MENU, check_clean, deal_positions
-from mjaudit.parts.replay.vn160.hand import VNHand
-from mjaudit.parts.replay.vn160.options import VNOptions
-from mjaudit.parts.replay.vn160.tiles import INDEX, full_set
 from mjaudit.parts.schemas.records import canonical_json, parse_record
 from typer.testing import CliRunner
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "replay"))
 from logbuilder import Hand
 from mjaudit.parts.dashboards.queries import Filters, connect, overview, player_stats
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.replay.archive import replay_archive
+from mjaudit.parts.replay.archive.update import replay_archive
 
 from mjaudit.cli import app
 

@@ -1,0 +1,55 @@
+"""A ruleset as the rest of the project sees it: one value per ruleset id.
+
+Each ruleset folder declares its :class:`Ruleset` values in its ``ruleset.py``;
+:mod:`replay.registry` lists the folders. Every table that depends on the ruleset (the
+engine's replay and step-through functions, the text of a report's score line, whether a
+replay depends on the data folder's american cards, the option names) is read from
+there, so adding a ruleset is one folder and one registry line (docs/adding-a-ruleset.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.scorecard import Scorer
+from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
+from mjaudit.parts.schemas.rulesets import Game, RulesetShape
+
+ReplayFn = Callable[..., HandReport]
+"""``(record, overrides, previous, observer) -> HandReport``: one hand, pure."""
+PositionFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], str]
+"""``(record, at, overrides) -> text``: the table after event ``at`` (None: the deal)."""
+
+
+def fan_line(rep: HandReport) -> str:
+    """The score line of a fan-counting ruleset (the Hong Kong presets)."""
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    return f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset id (a preset) and what its engine gives the rest of the project."""
+
+    id: str
+    replay: ReplayFn
+    option_names: frozenset[str]
+    position: PositionFn | None = None  # None: no step-through view (``show``)
+    score_line: Callable[[HandReport], str] = fan_line  # a win's score, in its own terms
+    uses_cards: bool = False  # its replay depends on the data folder's card files
+    scorer: Scorer | None = None  # `mjaudit score`: value one win from notation
+    # The unit a win's value is counted in; statistics never add two units together, and
+    # each unit's payments are its own currency (HK points, vn-160 units, card points).
+    unit: str = "fan"
+
+    @property
+    def shape(self) -> RulesetShape:
+        """What the log format knows of it (players, tile codes, round wind)."""
+        return SHAPES[self.id]
+
+    @property
+    def game(self) -> Game:
+        return self.shape.game

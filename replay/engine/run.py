@@ -1,0 +1,128 @@
+"""The replay's front door: replay hands and games, and step through one, under the
+ruleset each record names (:mod:`replay.registry`).
+
+Records are canonical ``mjlog/1`` dicts (``schemas.records.parse_record`` or
+``schemas.rows.records_from_tables``). One hand never stops the others: an exception in
+an engine is that hand's ENGINE_ERROR finding (:func:`engine_error`).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from mjaudit.parts.replay.engine import registry
+from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.ruleset import PositionFn, ReplayFn
+
+# Derived from the registry (one entry per ruleset folder); nothing here names a ruleset.
+REGISTRY: dict[str, ReplayFn] = {rid: r.replay for rid, r in registry.RULESETS.items()}
+POSITIONS: dict[str, PositionFn] = {
+    rid: r.position for rid, r in registry.RULESETS.items() if r.position is not None
+}
+
+
+def supported(ruleset: str) -> bool:
+    return ruleset in REGISTRY
+
+
+def position_text(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> str:
+    """The table after event ``at`` of one hand, in its ruleset's terms (``mjaudit show``).
+
+    Raises KeyError for a ruleset whose engine has no step-through view.
+    """
+    return POSITIONS[record["ruleset"]](record, at, overrides)
+
+
+def _single_finding_report(record: dict[str, Any], finding: Finding, ended_by: str) -> HandReport:
+    return HandReport(
+        game_id=record["game_id"],
+        hand_no=record["hand_no"],
+        ruleset=record["ruleset"],
+        players=tuple(record["players"]),
+        findings=(finding,),
+        ended_by=ended_by,
+        dealer=record["dealer"],
+        prevailing_wind=record.get("prevailing_wind"),
+    )
+
+
+def engine_error(record: dict[str, Any], exc: BaseException) -> Finding:
+    """The ENGINE_ERROR finding for a hand whose replay raised ``exc``.
+
+    Whatever a record holds, one hand must never stop the replay of the others: ingest
+    validates what it can, and anything the engine still trips over becomes this finding
+    on that hand alone. It is of class CORRUPT_LOG because nothing about the hand can be
+    trusted (it was not checked); the message says so, names the exception and where in
+    the engine it was raised, so a bug report can start from it.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f" in {_project_path(last.filename)} line {last.lineno}"
+    return Finding(
+        None,
+        None,
+        ENGINE_ERROR,
+        FindingClass.CORRUPT_LOG,
+        f"the {record.get('ruleset')} engine failed on this hand ({type(exc).__name__}: "
+        f"{exc}{where}): the hand was not checked",
+    )
+
+
+def _project_path(filename: str) -> str:
+    """``replay/rulesets/hk/hand.py`` rather than an absolute path of this machine."""
+    parts = filename.replace("\\", "/").split("/")
+    for top in ("replay", "schemas", "ingest", "dashboards", "mjaudit"):
+        if top in parts:
+            return "/".join(parts[len(parts) - 1 - parts[::-1].index(top) :])
+    return parts[-1]
+
+
+def replay_hand(
+    record: dict[str, Any],
+    overrides: Mapping[str, object] | None = None,
+    previous: HandReport | None = None,
+    observer: Callable[..., None] | None = None,
+) -> HandReport:
+    """Replay one hand. A ruleset without an engine yet gives a single INFO finding; an
+    exception inside the engine gives a single ENGINE_ERROR finding (:func:`engine_error`)."""
+    fn = REGISTRY.get(record["ruleset"])
+    if fn is None:
+        finding = Finding(
+            None,
+            None,
+            "RULESET_NOT_SUPPORTED",
+            FindingClass.INFO,
+            f"the {record['ruleset']} rules engine is not built yet: the hand was not replayed",
+        )
+        return _single_finding_report(record, finding, "unfinished")
+    try:
+        return fn(record, overrides, previous, observer)
+    except Exception as exc:  # one hand must never stop the others
+        return _single_finding_report(record, engine_error(record, exc), "corrupt")
+
+
+def replay_games(
+    records: Iterable[dict[str, Any]], overrides: Mapping[str, object] | None = None
+) -> Iterator[HandReport]:
+    """Replay hands game by game in hand order, so each hand sees the one before it.
+
+    Output order is (game_id, hand_no): independent of the order the records came in.
+    """
+    games: dict[str, dict[int, dict[str, Any]]] = {}
+    for rec in records:
+        games.setdefault(rec["game_id"], {})[rec["hand_no"]] = rec
+    for game_id in sorted(games):
+        hands = games[game_id]
+        previous: HandReport | None = None
+        for hand_no in sorted(hands):
+            rec = hands[hand_no]
+            prior = previous if previous is not None and previous.hand_no == hand_no - 1 else None
+            report = replay_hand(rec, overrides, prior)
+            previous = report
+            yield report

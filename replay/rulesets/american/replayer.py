@@ -1,0 +1,160 @@
+"""Replay one American hand record into a :class:`HandReport` (record in, report out).
+
+The card is found from ``overrides["card_file"]`` (a path: loaded, validated and
+registered) or else by ``options.card`` in the card registry
+(:func:`replay.american.card.find_card`; the shipped sample card is always there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.recorded import (
+    deltas_diff,
+    mismatch,
+    penalties_diff,
+    value_diff,
+    winners_diff,
+)
+from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation
+from mjaudit.parts.replay.engine.stepping import report_base, step_to, walk
+from mjaudit.parts.replay.rulesets.american.card import (
+    Card,
+    CardInvalid,
+    find_card,
+    load_and_register,
+)
+from mjaudit.parts.replay.rulesets.american.hand import AmericanHand
+from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, OptionError, options_for
+
+Observer = Callable[[int, AmericanHand], None]
+
+
+def resolve_card(
+    opts: AmericanOptions, overrides: Mapping[str, object] | None
+) -> tuple[Card | None, str | None]:
+    """The card for a record, or (None, why) for a CARD_INVALID finding (#2)."""
+    path = (overrides or {}).get("card_file")
+    if path is not None:
+        try:
+            card = load_and_register(str(path))
+        except CardInvalid as exc:
+            return None, f"card file {path}: {exc}"
+        if opts.card is not None and opts.card != card.card_id:
+            return (
+                None,
+                f"options.card is {opts.card!r} but the card file {path} is {card.card_id!r}",
+            )
+        return card, None
+    if opts.card is None:
+        return None, "options.card does not name the card (required, §9.1)"
+    card = find_card(opts.card)
+    if card is None:
+        return None, f"no card {opts.card!r} is loaded (pass the card file: check --card FILE)"
+    return card, None
+
+
+def _build(
+    record: dict[str, Any], overrides: Mapping[str, object] | None
+) -> tuple[AmericanHand | None, Finding | None]:
+    try:
+        opts = options_for({**record.get("options", {}), **(overrides or {})})
+    except OptionError as exc:
+        return None, Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
+    card, why = resolve_card(opts, overrides)
+    hand = AmericanHand(record, opts, card)
+    if card is None:
+        return hand, Finding(None, None, "CARD_INVALID", FindingClass.CORRUPT_LOG, why or "")
+    return hand, None
+
+
+def replay_american(
+    record: dict[str, Any],
+    overrides: Mapping[str, object] | None = None,
+    previous: HandReport | None = None,
+    observer: Observer | None = None,
+) -> HandReport:
+    """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
+    base = report_base(record)
+    hand, bad = _build(record, overrides)
+    if bad is not None:
+        return HandReport(**base, findings=(bad,), ended_by="corrupt")
+    assert hand is not None
+    walk(hand, record.get("events", []), lambda: _rotation(hand, previous), observer)
+    deltas = hand.settlement()
+    win = hand.win if not hand.stopped else None
+    match = win.match if win is not None else None
+    extras: dict[str, Any] = {
+        "card_id": hand.card.card_id if hand.card is not None else None,
+        "hand": match.hand.id if match else None,
+        "jokerless": match.jokerless if match else None,
+        "card_value": match.hand.value if match else None,
+        "jokerless_bonus": match.bonus if match else None,
+        "binding": match.binding.describe() if match else None,
+        "category": match.hand.category if match else None,
+        "initial_mahjong": win.initial if win else False,
+        "dead": {str(s): c for s, c in sorted(hand.dead.items())},
+        "penalties": [{"seat": s, "code": c, "deltas": d} for s, c, d in hand.penalties],
+    }
+    report = HandReport(
+        **base,
+        findings=(),
+        winners=(win.seat,) if win is not None else (),
+        self_drawn=bool(win and win.self_drawn),
+        discarder=win.discarder if win is not None and not win.self_drawn else None,
+        fan=match.final if match else None,
+        raw_fan=match.hand.value if match else None,
+        patterns=((match.hand.id, match.final),) if match else (),
+        liable=win.discarder if win is not None and not win.self_drawn else None,
+        deltas=None if deltas is None else tuple(deltas),
+        ended_by="corrupt" if hand.stopped else hand.ended_by,
+        extras=extras,
+    )
+    matches = None
+    if not hand.stopped:
+        matches = _compare_recorded(hand, report)
+    return HandReport(
+        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
+    )
+
+
+def replay_to(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> AmericanHand:
+    """The table state after event ``at`` (None: after the deal), for step-through."""
+    hand, bad = _build(record, overrides)
+    if hand is None:
+        raise OptionError(bad.message if bad else "bad options")
+    return step_to(hand, record.get("events", []), at)
+
+
+def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
+    """#5 DEALER_ROTATION_MISMATCH: East passes right after every hand (§2.5)."""
+    rules = Rotation(
+        stays=lambda prev: False,
+        missing="hand {n} is not in the archive: rotation not checked",
+        dealer="the dealer is seat {dealer}, but East passes right every hand: expected seat {expected}",
+    )
+    check_rotation(hand, previous, rules)
+
+
+def _compare_recorded(hand: AmericanHand, report: HandReport) -> bool | None:
+    """#36 RESULT_MISMATCH: winners, fan (= V), patterns (= [hand id]), deltas, penalties."""
+    result = hand.record.get("result")
+    if result is None:
+        return None
+    diffs = [winners_diff(result.get("winners", []), report.winners)]
+    if result.get("fan") is not None and report.winners:
+        diffs.append(value_diff("value", result["fan"], report.fan))
+    if result.get("patterns") is not None and report.winners:
+        computed = [p for p, _ in report.patterns]
+        if list(result["patterns"]) != computed:  # one card hand, in order
+            diffs.append(f"hand recorded {result['patterns']}, computed {computed}")
+    if result.get("deltas") is not None and report.deltas is not None:
+        diffs.append(deltas_diff(result["deltas"], report.deltas))
+    if result.get("penalties"):
+        computed_p = ((s, c) for s, c, _ in hand.penalties)
+        diffs.append(penalties_diff(result["penalties"], computed_p))
+    return mismatch(hand, "RESULT_MISMATCH", diffs)

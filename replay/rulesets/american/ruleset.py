@@ -1,0 +1,30 @@
+"""``american`` as :mod:`replay.registry` lists it: its replay reads the card the record
+names from the data folder's cards, so a new or changed card replays its hands."""
+
+from __future__ import annotations
+
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.ruleset import Ruleset
+from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES
+from mjaudit.parts.replay.rulesets.american.position import position_text
+from mjaudit.parts.replay.rulesets.american.replayer import replay_american
+from mjaudit.parts.replay.rulesets.american.score import score
+
+
+def score_line(rep: HandReport) -> str:
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    return f"  card hand: {pats}; value {rep.fan}"
+
+
+RULESETS = (
+    Ruleset(
+        "american",
+        replay_american,
+        OPTION_NAMES,
+        position_text,
+        score_line,
+        uses_cards=True,
+        scorer=score,
+        unit="card points",
+    ),
+)

@@ -1,0 +1,178 @@
+"""Chắn, cạ and què: arranging a holding into pairs (chan.md §1.4, §4).
+
+A holding is the concealed cards (a ``Counter`` of codes, arranged freely) plus the exposed
+pairs (fixed as made; a chíu or thiên khai quad is two chắn). Pairs only ever join cards
+of one rank, so every rank is arranged on its own: :func:`_rank_best` tries every way of
+pairing the three suit counts of one rank and is memoised, which makes ``max_chan`` and
+``win_set`` cheap enough to call for every player at every live card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from mjaudit.parts.replay.rulesets.chan.cards import CARDS, CC, RANKS, SUITS
+
+NEG = -(10**6)  # "−∞": no arrangement into pairs exists
+
+
+@dataclass(frozen=True, slots=True)
+class Exposed:
+    """One group on the mat (E(p)): a pair made by eating, or a chíu / thiên khai quad.
+
+    ``cards`` lists the cards on the mat (a quad still being exposed after a short chíu
+    has fewer than 4). ``eaten`` is the card taken from a cửa; ``how`` is ``eat``, ``chiu``
+    or ``khai``; ``index`` is the event index that made it (None for the deal).
+    """
+
+    cards: tuple[str, ...]
+    how: str
+    eaten: str | None = None
+    index: int | None = None
+
+    @property
+    def is_quad(self) -> bool:
+        return self.how in ("chiu", "khai")
+
+    @property
+    def chan(self) -> int:
+        if self.is_quad:
+            return len(self.cards) // 2
+        return 1 if self.cards[0] == self.cards[1] else 0
+
+    @property
+    def pairs(self) -> int:
+        return len(self.cards) // 2 if self.is_quad else 1
+
+
+@cache
+def _rank_best(a: int, b: int, c: int) -> int:
+    """Most chắn when a, b, c cards of the three suits of one rank are all paired."""
+    best = NEG
+    for ab in range(min(a, b) + 1):
+        for ac in range(min(a - ab, c) + 1):
+            for bc in range(min(b - ab, c - ac) + 1):
+                ra, rb, rc = a - ab - ac, b - ab - bc, c - ac - bc
+                if ra % 2 or rb % 2 or rc % 2:
+                    continue
+                best = max(best, (ra + rb + rc) // 2)
+    return best
+
+
+@cache
+def _rank_arrange(
+    a: int, b: int, c: int
+) -> tuple[int, int, tuple[int, int, int], tuple[int, int, int]]:
+    """Best arrangement allowing què: (pairs, chắn, chắn per suit, cạ ab/ac/bc)."""
+    best: tuple[int, int, tuple[int, int, int], tuple[int, int, int]] = (0, 0, (0, 0, 0), (0, 0, 0))
+    for ab in range(min(a, b) + 1):
+        for ac in range(min(a - ab, c) + 1):
+            for bc in range(min(b - ab, c - ac) + 1):
+                ca, cb, cc = (a - ab - ac) // 2, (b - ab - bc) // 2, (c - ac - bc) // 2
+                chan = ca + cb + cc
+                cand = (chan + ab + ac + bc, chan, (ca, cb, cc), (ab, ac, bc))
+                if cand[:2] > best[:2]:
+                    best = cand
+    return best
+
+
+def concealed_max_chan(concealed: Counter[str]) -> int:
+    """Most chắn over arrangements of all ``concealed`` cards into pairs (NEG if none)."""
+    total = 0
+    if concealed[CC] % 2:
+        return NEG
+    total += concealed[CC] // 2
+    for r in RANKS:
+        best = _rank_best(*(concealed[f"{r}{s}"] for s in SUITS))
+        if best == NEG:
+            return NEG
+        total += best
+    return total
+
+
+def max_chan(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
+    """maxChan(K) of §4.1 for the holding (exposed pairs fixed, concealed free)."""
+    inner = concealed_max_chan(concealed)
+    if inner == NEG:
+        return NEG
+    return inner + sum(e.chan for e in exposed)
+
+
+def holding_size(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
+    return sum(concealed.values()) + sum(len(e.cards) for e in exposed)
+
+
+def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
+    """isWin(K): 20 cards, 10 pairs, at least 6 chắn."""
+    if holding_size(concealed, exposed) != 20:
+        return False
+    return max_chan(concealed, exposed) >= 6
+
+
+def plus(concealed: Counter[str], card: str) -> Counter[str]:
+    out = Counter(concealed)
+    out[card] += 1
+    return out
+
+
+def win_set(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> frozenset[str]:
+    """WS(Hh): every identity that makes the 19-card holding a win (§4.1)."""
+    if holding_size(concealed, exposed) != 19:
+        return frozenset()
+    return frozenset(x for x in CARDS if is_win(plus(concealed, x), exposed))
+
+
+def is_bach_thu(concealed: Counter[str], exposed: Sequence[Exposed], w: str) -> bool:
+    """§4.2: w ≠ CC wins and no other suit of its rank does."""
+    if w == CC or not is_win(plus(concealed, w), exposed):
+        return False
+    others = (f"{w[0]}{s}" for s in SUITS if s != w[1])
+    return not any(is_win(plus(concealed, y), exposed) for y in others)
+
+
+def is_bach_thu_chi(concealed: Counter[str], exposed: Sequence[Exposed], w: str) -> bool:
+    return (
+        w == CC
+        and max_chan(plus(concealed, CC), exposed) == 6
+        and is_win(plus(concealed, CC), exposed)
+    )
+
+
+def is_chi_rong(concealed: Counter[str], exposed: Sequence[Exposed]) -> bool:
+    """The 19-card holding waits on CC with a wide shape (maxChan ≥ 7): §4.2."""
+    k = plus(concealed, CC)
+    return is_win(k, exposed) and max_chan(k, exposed) >= 7
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A best arrangement of concealed cards: most pairs, then most chắn; the rest què."""
+
+    chan: tuple[tuple[str, str], ...]
+    ca: tuple[tuple[str, str], ...]
+    que: tuple[str, ...]
+
+
+def arrange(concealed: Counter[str]) -> Arrangement:
+    """Decompose a concealed hand for display and for bots (què allowed)."""
+    chan: list[tuple[str, str]] = [(CC, CC)] * (concealed[CC] // 2)
+    ca: list[tuple[str, str]] = []
+    que: list[str] = [CC] * (concealed[CC] % 2)
+    for r in RANKS:
+        cards = [f"{r}{s}" for s in SUITS]
+        counts = [concealed[c] for c in cards]
+        _, _, per_suit, (ab, ac, bc) = _rank_arrange(*counts)
+        left = list(counts)
+        for i, n in enumerate(per_suit):
+            chan += [(cards[i], cards[i])] * n
+            left[i] -= 2 * n
+        for (i, j), n in (((0, 1), ab), ((0, 2), ac), ((1, 2), bc)):
+            ca += [(cards[i], cards[j])] * n
+            left[i] -= n
+            left[j] -= n
+        for i, n in enumerate(left):
+            que += [cards[i]] * n
+    return Arrangement(tuple(chan), tuple(ca), tuple(que))

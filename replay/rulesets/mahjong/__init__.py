@@ -1,0 +1,1 @@
+"""What the mahjong rulesets share: tile counts, melds and hand decomposition."""

@@ -1,0 +1,30 @@
+"""``vn-160`` as :mod:`replay.registry` lists it."""
+
+from __future__ import annotations
+
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.ruleset import Ruleset
+from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES
+from mjaudit.parts.replay.rulesets.vn160.render import vn160_position
+from mjaudit.parts.replay.rulesets.vn160.replayer import replay_vn160
+from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
+
+
+def score_line(rep: HandReport) -> str:
+    """Phán, and the mủn the win is worth when the log's options count them."""
+    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+    mun = rep.extras.get("mun")
+    return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
+
+
+RULESETS = (
+    Ruleset(
+        "vn-160",
+        replay_vn160,
+        OPTION_NAMES,
+        vn160_position,
+        score_line,
+        scorer=score_vn160,
+        unit="phán",
+    ),
+)
