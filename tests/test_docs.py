@@ -638,9 +638,9 @@ def _without_pdf(example: Example) -> Example:
     return Example(example.command.replace(" --pdf", ""), output, example.status)
 
 
-def _run(command: str, cwd: Path) -> tuple[list[str], int]:
+def _run(command: str, cwd: Path, shown_as: str) -> tuple[list[str], int]:
     """The command as a user runs it (not on a terminal: tables 140 wide), stdout and
-    stderr in the order printed."""
+    stderr in the order printed, the folder it ran in written as the page shows it."""
     env = {k: v for k, v in os.environ.items() if k not in ("MJAUDIT_DATA", "COLUMNS")}
     env.update(PYTHONPATH=str(DOCS.parent), PYTHONUNBUFFERED="1")
     done = subprocess.run(
@@ -652,7 +652,7 @@ def _run(command: str, cwd: Path) -> tuple[list[str], int]:
         encoding="utf-8",
         check=False,
     )
-    lines = [line.rstrip() for line in done.stdout.replace(str(cwd), CLUB_FOLDER).splitlines()]
+    lines = [line.rstrip() for line in done.stdout.replace(str(cwd), shown_as).splitlines()]
     return lines, done.returncode
 
 
@@ -660,15 +660,15 @@ def _run(command: str, cwd: Path) -> tuple[list[str], int]:
 def test_pasted_output_is_the_commands(name: str, tmp_path: Path) -> None:
     """Every command of the page whose output is pasted gives that output today (and the
     exit status written under it)."""
-    cwd = DOCS.parent
+    cwd, shown_as = DOCS.parent, str(DOCS.parent)
     if EXAMPLE_PAGES[name] == "copy":
-        cwd = tmp_path / "club"
+        cwd, shown_as = tmp_path / "club", CLUB_FOLDER
         shutil.copytree(DOCS.parent / "examples", cwd / "examples")
     shown = [_without_pdf(e) for e in examples(name)]
     assert len(shown) >= 3, f"{name}: no pasted output found"
     wrong = []
     for example in shown:
-        actual, status = _run(example.command, cwd)
+        actual, status = _run(example.command, cwd, shown_as)
         if not _matches(example.output, actual) or example.status not in (None, status):
             diff = difflib.unified_diff(example.output, actual, "pasted", "now", lineterm="")
             wrong.append(f"$ {example.command}  (exit status {status})\n" + "\n".join(diff))
