@@ -571,7 +571,7 @@ EXAMPLE_PAGES: dict[str, str] = {
     "score.md": "project",
     "score-american-chan.md": "project",
 }
-CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (ingest prints full paths)
+CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
 ELIDED = "..."  # an output line standing for lines left out
 NOT_RUN = ("mjaudit dashboard",)  # a server: it runs until stopped
 
