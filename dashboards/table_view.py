@@ -44,6 +44,9 @@ _PANEL = (
     "box-shadow:0 1px 3px rgba(0,0,0,0.25);min-width:0"
 )
 _LABEL = "flex:0 0 64px;font-size:12px;color:#555"
+# Face widths (hand, groups, discards): a chắn hand holds 19 tall cards, drawn smaller so
+# a printed report still fits the table on one page.
+_SIZES = {"tiles": (34, 28, 26), "cards": (30, 26, 24)}
 _MELD_TITLE = {
     "concealed_kong": "concealed kong",
     "added_kong": "added kong",
@@ -69,7 +72,7 @@ def _meld_html(view: TableView, m: MeldView, names: list[str], svg: bool) -> str
         draw(
             view.ruleset,
             c,
-            28,
+            _SIZES[view.pieces][1],
             "back" if m.kind == "concealed_kong" and i in (0, 3) else "new" if m.new else "",
         )
         for i, c in enumerate(m.tiles)
@@ -84,6 +87,7 @@ def _seat_html(view: TableView, s: SeatView, flagged: set[int], area: str, svg: 
     draw = face_svg if svg else face_html
     ruleset, cards = view.ruleset, view.pieces == "cards"
     names = [x.player for x in view.seats]
+    size, _, pile = _SIZES[view.pieces]
     border = "3px solid #c92a2a" if s.seat in flagged else "3px solid transparent"
     where = ", ".join(x for x in (s.wind, f"seat {s.seat}") if x) + (
         (" · cái" if cards else " · dealer") if s.dealer else ""
@@ -98,17 +102,17 @@ def _seat_html(view: TableView, s: SeatView, flagged: set[int], area: str, svg: 
     if s.concealed is None:
         hand = '<span style="color:#666">not in the log</span>'
     else:
-        hand = "".join(draw(ruleset, c, 34) for c in s.concealed) or "–"
+        hand = "".join(draw(ruleset, c, size) for c in s.concealed) or "–"
     if s.drawn is not None:
         hand += '<span style="display:inline-block;width:10px"></span>' + draw(
-            ruleset, s.drawn, 34, "new"
+            ruleset, s.drawn, size, "new"
         )
     melds = "".join(_meld_html(view, m, names, svg) for m in s.melds)
     discards = "".join(
         draw(
             ruleset,
             c,
-            26,
+            pile,
             "new" if s.new_discard and i == len(s.discards) - 1 else ("claimed" if claimed else ""),
         )
         for i, (c, claimed) in enumerate(s.discards)

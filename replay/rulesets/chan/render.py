@@ -1,7 +1,7 @@
 """A chắn table after one event as the shared view model, read off the replay's own
 :class:`ChanHand`: hands by code in the deck's order, the groups on the mat (chiếu), each
 cửa, the live card, and per player the arrangement of the hand (chắn, cạ, què) and, at
-19 cards, the cards it waits on."""
+19 cards, the cards it waits on (one line: a printed report keeps a table on one page)."""
 
 from __future__ import annotations
 
@@ -34,15 +34,11 @@ def _seat(hand: ChanHand, p: int) -> SeatState:
     if p in hand.cannot_win:
         status.append(f"cannot win: {hand.cannot_win[p]}")
     arr = arrange(counts)
-    extras = [
-        ("arrangement", f"{len(arr.chan)} chắn, {len(arr.ca)} cạ, què: {' '.join(arr.que) or '-'}")
-    ]
-    row = hand.rows[p]
-    if row:
-        extras.append(("cửa top", display(row[-1], hand.opts.red_cards)))
+    shape = f"{len(arr.chan)} chắn, {len(arr.ca)} cạ, què: {' '.join(arr.que) or '-'}"
     waits = hand.wait(p) if hand.holding(p) == 19 else frozenset()
     if waits:
-        extras.append(("chờ", " ".join(sorted(waits))))
+        shape += f"; chờ: {' '.join(sorted(waits))}"
+    row = hand.rows[p]
     return SeatState(
         concealed=tuple(c for c in CARDS for _ in range(counts[c])),
         melds=tuple(
@@ -50,7 +46,7 @@ def _seat(hand: ChanHand, p: int) -> SeatState:
         ),
         discards=tuple((c, False) for c in row),
         status=tuple(status),
-        extras=tuple(extras),
+        extras=(("arrangement", shape),),
     )
 
 
