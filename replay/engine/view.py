@@ -116,10 +116,17 @@ def _tile(x: Any) -> str | None:
 
 
 def _seat_view(
-    seat: int, name: str, state: SeatState, ev: Mapping[str, Any], actor: int | None, dealer: int
+    seat: int,
+    name: str,
+    state: SeatState,
+    ev: Mapping[str, Any],
+    n: int,
+    dealer: int,
+    draws_face_up: bool,
 ) -> SeatView:
     """Mark on one seat what event ``ev`` changed: the arriving tile shown apart, the new
     discard, flower or group."""
+    actor = _seat_of(ev, "seat", n)
     kind = ev.get("type")
     tile = _tile(ev.get("tile"))
     mine = seat == actor
@@ -146,13 +153,14 @@ def _seat_view(
             )
             for i, m in enumerate(melds)
         )
-    if kind == "joker_exchange" and _seat_of(ev, "target", 8) == seat:
+    if kind == "joker_exchange" and _seat_of(ev, "target", n) == seat:
         index = ev.get("exposure")
         melds = tuple(
             MeldView(m.kind, m.tiles, m.from_seat, new=i == index) for i, m in enumerate(melds)
         )
-    onto = _seat_of(ev, "to", 8) if kind == "discard" else None
+    onto = _seat_of(ev, "to", n) if kind == "discard" else None
     lands = seat == (onto if onto is not None else actor)
+    piled = kind == "discard" or (kind == "draw" and draws_face_up)
     return SeatView(
         seat=seat,
         player=name,
@@ -165,7 +173,7 @@ def _seat_view(
         flowers=state.flowers,
         flowers_at_start=state.flowers_at_start or (False,) * len(state.flowers),
         discards=state.discards,
-        new_discard=lands and bool(state.discards) and kind in ("discard", "draw"),
+        new_discard=lands and piled and bool(state.discards),
         new_flower=mine and kind == "flower",
         extras=state.extras,
     )
@@ -184,9 +192,11 @@ def build_view(
     dealer: int,
     turn: int | None,
     extras: tuple[tuple[str, str], ...] = (),
+    draws_face_up: bool = False,
 ) -> TableView:
     """The :class:`TableView` of ``record`` after event ``at`` (None: the deal) from what a
-    family read off its state; the findings are those raised at or before the event."""
+    family read off its state; the findings are those raised at or before the event.
+    ``draws_face_up``: a drawn card lands on its drawer's discards (chắn's cửa)."""
     events = record.get("events") or []
     index = -1 if at is None else at
     ev: Mapping[str, Any] = events[index] if index >= 0 else {}
@@ -207,7 +217,8 @@ def build_view(
         dealer=dealer,
         turn=turn,
         seats=tuple(
-            _seat_view(s, names[s], state, ev, actor, dealer) for s, state in enumerate(seats)
+            _seat_view(s, names[s], state, ev, len(names), dealer, draws_face_up)
+            for s, state in enumerate(seats)
         ),
         findings=shown,
         extras=extras,

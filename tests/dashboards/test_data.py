@@ -202,3 +202,18 @@ def test_every_tile_has_a_picture_and_a_name() -> None:
     assert tile_name("g2") == "Season 2"
     # the faces differ from one another
     assert len({tile_svg(c) for c in (*PLAYING_TILES, *BONUS_TILES)}) == 42
+
+
+def test_a_draw_marks_the_drawn_tile_not_the_last_discard() -> None:
+    """Only chắn turns a drawn card onto the drawer's discards (its cửa); a mahjong draw
+    goes to the hand, shown apart, and leaves the discards as they were."""
+    record = baseline_record()
+    at, ev = next(
+        (i, e)
+        for i, e in enumerate(record["events"])
+        if e["type"] == "draw"
+        and any(d["type"] == "discard" and d["seat"] == e["seat"] for d in record["events"][:i])
+    )
+    seat = table_view(record, at).seats[ev["seat"]]
+    assert seat.discards and not seat.new_discard
+    assert seat.drawn == ev["tile"]

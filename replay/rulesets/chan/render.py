@@ -72,6 +72,7 @@ def view_of(hand: ChanHand, at: int | None) -> TableView:
         dealer=hand.dealer,
         turn=hand.turn,
         extras=tuple(extras),
+        draws_face_up=True,  # bốc nọc: the card is turned face up onto the drawer's cửa
     )
 
 
