@@ -131,7 +131,8 @@ def _seat_view(
     tile = _tile(ev.get("tile"))
     mine = seat == actor
     concealed, drawn = state.concealed, None
-    if mine and kind in ARRIVING_EVENTS and tile is not None:
+    arrives = kind in ARRIVING_EVENTS and not (kind == "draw" and draws_face_up)
+    if mine and arrives and tile is not None:
         if concealed is not None and tile in concealed:
             rest = list(concealed)
             rest.remove(tile)
@@ -258,7 +259,7 @@ def position_text(view: TableView) -> str:
     sep = " " if view.pieces == "cards" else ""
     lines = [f"{head}, {step}", _stock_line(view)]
     if view.turn is not None:
-        lines.append(f"  turn: {names[view.turn]}")
+        lines.append(f"  to play next: {names[view.turn]}")
     lines += [f"  {label}: {text}" for label, text in view.extras]
     for s in view.seats:
         wind = f" [{s.wind}]" if s.wind else ""
