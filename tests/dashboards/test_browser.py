@@ -21,6 +21,7 @@ from urllib.parse import quote
 import msgspec
 import pytest
 from mjaudit.parts.dashboards.app import start
+from mjaudit.parts.dashboards.faces import face_name
 from mjaudit.parts.dashboards.table_view import table_view
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.sources import read_records
@@ -263,8 +264,12 @@ def test_every_ruleset_is_drawn_from_the_engines_view(  # type: ignore[no-untype
     assert table.locator("[data-wall]").get_attribute("data-wall") == str(view.stock)
     for s in view.seats:
         seat = table.locator(f'[data-seat="{s.seat}"]')
-        hand = _codes(seat.locator('[data-part="concealed"] img[data-tile]'))
+        faces = seat.locator('[data-part="concealed"] img[data-tile]')
+        hand = _codes(faces)
         assert hand == [*(s.concealed or ()), *([s.drawn] if s.drawn else [])], s.player
+        titles = [faces.nth(i).get_attribute("title") or "" for i in range(faces.count())]
+        assert len(titles) == len(hand)  # each face is titled with its name (and colour)
+        assert all(t.startswith(face_name(ruleset, c)) for t, c in zip(titles, hand, strict=True))
         groups = seat.locator('[data-part="melds"] [data-meld]')
         drawn = [
             (groups.nth(i).get_attribute("data-meld"), _codes(groups.nth(i).locator("img")))
