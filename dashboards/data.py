@@ -597,9 +597,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) 
 
 @hand_level
 def leaderboard_raw(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) -> pl.DataFrame:
-    """Players by net points, those with at least ``min_hands`` replayed hands (the
-    definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
-    since HK points, vn-160 units and card points are different currencies."""
+    """:func:`leaderboard` from the hand rows (the definition it is checked against)."""
     where, params = _scored(f)
     return _frame(
         con,
@@ -703,7 +701,7 @@ def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 @hand_level
 def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Wins by (capped) fan, per ruleset."""
+    """:func:`fan_histogram` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     return _frame(
         con,
@@ -758,7 +756,7 @@ def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 @hand_level
 def payment_by_fan_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
+    """:func:`payment_by_fan` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     return _frame(
         con,
@@ -1044,9 +1042,7 @@ def chan_player_stats(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 @hand_level
 def chan_player_stats_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
-    sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
-    average total T of their wins, hands they were liable in (đền), violations by code."""
+    """:func:`chan_player_stats` from the hand rows (the definition it is checked against)."""
     f = _chan(f)
     where, params = _scored(f)
     fwhere, fparams = _findings_where(f, (), ("PLAYER_VIOLATION",))
@@ -1101,7 +1097,7 @@ def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
 
 @hand_level
 def chan_summary_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
-    """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
+    """:func:`chan_summary` from the hand rows (the definition it is checked against)."""
     f = _chan(f)
     head = overview_raw(con, f)
     where, params = _wins(f)
@@ -1155,7 +1151,7 @@ def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 @hand_level
 def score_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """Chắn wins by the winner's total T (điểm)."""
+    """:func:`score_histogram` from the hand rows (the definition it is checked against)."""
     where, params = _wins(_chan(f))
     return _frame(
         con,
