@@ -34,11 +34,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.tables import ALL_TABLES
 
 # The tables player_stats and summary_tsv read (and stats' count of hands not replayed).
@@ -145,6 +147,25 @@ def _existing(data_dir: Path | str) -> DataDir:
             "(or `mjaudit demo`)"
         )
     return data
+
+
+def unreplayed(con: duckdb.DuckDBPyConnection) -> int:
+    """Ingested hands with no replay result yet (``stats`` leaves them out and says so)."""
+    row = con.execute(
+        "SELECT count(*) FROM hands h ANTI JOIN hand_results r USING (game_id, hand_no)"
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def read_hand(store: DataDir, game_id: str, hand_no: int) -> dict[str, Any] | None:
+    """One hand's canonical record, rebuilt from the ingest tables (``mjaudit show``);
+    None when the folder has no such hand."""
+    key = (pl.col("game_id") == game_id) & (pl.col("hand_no") == hand_no)
+    tables = {
+        name: store.scan(name).filter(key).collect().to_arrow()
+        for name in ("hands", "seats", "events", "recorded_results")
+    }
+    return next(iter(records_from_tables(tables)), None)
 
 
 def families(data_dir: Path | str) -> set[str]:

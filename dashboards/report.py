@@ -23,14 +23,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from mjaudit.parts.dashboards.describe import describe
 from mjaudit.parts.dashboards.faces import is_cards
-from mjaudit.parts.dashboards.ledger import ledger_view
-from mjaudit.parts.dashboards.table_view import (
-    ledger_html,
-    steps_with_engine,
-    table_html,
-    table_view,
-)
+from mjaudit.parts.dashboards.table_view import table_html, table_view
 from mjaudit.parts.replay.engine.findings import (
     CLASS_LABEL,
     Finding,
@@ -268,13 +263,9 @@ def _event_html(record: dict[str, Any], at: int, findings: list[Finding]) -> str
 
 def draw_table(record: dict[str, Any], at: int, flagged: set[int]) -> tuple[str, str]:
     """(the event in words, the table after it as HTML with inline SVG faces), drawn as
-    the replayer draws it: by the engine where it steps (Hong Kong), else from the log."""
+    the replayer draws it: the engine's own view model of the table."""
     try:
-        if steps_with_engine(record["ruleset"]):
-            view = table_view(record, at)
-            return view.description, table_html(view, flagged, svg=True)
-        ledger = ledger_view(record, at)
-        return ledger.description, ledger_html(ledger, flagged, svg=True)
+        return describe(record, at), table_html(table_view(record, at), flagged, svg=True)
     except Exception as exc:  # a log the replayer cannot picture: say so, keep the report
         return (
             f"event {at}",

@@ -150,6 +150,15 @@ class _Batch:
     nbytes: int = 0
 
 
+def _shown(source: str) -> str:
+    """A file as the user named it: relative to the working folder when it is inside it.
+    The tables keep the absolute path (one name per file, however it was given)."""
+    try:
+        return str(Path(source).relative_to(Path.cwd()))
+    except ValueError:
+        return source
+
+
 def _hashed(hands: pl.LazyFrame) -> pl.LazyFrame:
     """The de-duplication index of a hands table: k1, k2 (key), c1, c2 (content)."""
     return hands.select([*KEY_HASHES, *CONTENT_HASHES])
@@ -259,8 +268,8 @@ class Ingestor:
         (buffers or self.batch.buffers).quarantine(
             source, line, str(err.code), err.path or None, message, raw, raw_hash(raw), key
         )
-        if len(self.summary.messages) < self.MAX_MESSAGES:
-            self.summary.messages.append(message)
+        if len(self.summary.messages) < self.MAX_MESSAGES:  # the terminal's copy
+            self.summary.messages.append(f"{_shown(source)}:{line}: {err}")
         if buffers is None:  # a row costs more than its raw bytes: count that too
             self.batch.nbytes += len(raw) + len(message) + QUARANTINE_ROW_BYTES
             # a file of nothing but bad records is committed in bounded batches as well

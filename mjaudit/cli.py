@@ -22,7 +22,6 @@ from rich.progress import (
     TimeRemainingColumn,
     TransferSpeedColumn,
 )
-from rich.table import Table
 
 from mjaudit import __version__
 
@@ -178,6 +177,7 @@ def ingest(
 
     Exit status: 0 all ingested, 1 some records quarantined, 2 usage or I/O error.
     """
+    from mjaudit.parts.dashboards.terminal import ingest_table
     from mjaudit.parts.ingest.pipeline import ingest as run_ingest
     from mjaudit.parts.ingest.sources import NoInput
     from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
@@ -250,23 +250,7 @@ def ingest(
         if failed:
             raise typer.Exit(EXIT_FINDINGS)
         return
-    table = Table(title=f"ingest into {data}", show_header=False, title_justify="left")
-    table.add_row("files", f"{summary.files}")
-    table.add_row("records read", f"{summary.records}")
-    table.add_row("hands added", f"{summary.hands_added}")
-    table.add_row("skipped (already present)", f"{summary.skipped_present}")
-    table.add_row("quarantined", f"{summary.n_quarantined}")
-    for code, n in sorted(summary.quarantined.items()):
-        table.add_row(f"  {code}", f"{n}")
-    if summary.quarantine_seen_before:
-        table.add_row("quarantined before (not added again)", f"{summary.quarantine_seen_before}")
-    if summary.broken_files:
-        table.add_row("unreadable past a break", escape(", ".join(summary.broken_files)))
-    if summary.skipped_files:
-        table.add_row(
-            "skipped (not a log or a score sheet)", escape(", ".join(summary.skipped_files))
-        )
-    out.print(table)
+    out.print(ingest_table(summary, data))
     if replayed is not None:
         found = ", ".join(f"{c} {n}" for c, n in sorted(replayed.findings_by_class.items()))
         out.print(
@@ -500,6 +484,7 @@ def replay(
     `pip install mahjong-audit\\[distributed]`). Exit status: 1 if the engine failed on a
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
+    from mjaudit.parts.dashboards.terminal import replay_table
     from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
     from mjaudit.parts.replay.archive.distributed import DistributedUnavailable
 
@@ -546,17 +531,7 @@ def replay(
         if summary.engine_errors or failing:
             raise typer.Exit(EXIT_FINDINGS)
         return
-    table = Table(title=f"replay of {data}", show_header=False, title_justify="left")
-    table.add_row("hands", f"{summary.hands}")
-    table.add_row("replayed now", f"{summary.replayed}")
-    table.add_row("unchanged since last replay", f"{summary.unchanged}")
-    if summary.not_supported:
-        table.add_row("rules engine not built yet (not replayed)", f"{summary.not_supported}")
-    for cls, n in sorted(summary.findings_by_class.items()):
-        table.add_row(f"findings: {cls}", f"{n}")
-    if summary.engine_errors:
-        table.add_row("engine errors (hands not checked)", f"{summary.engine_errors}")
-    out.print(table)
+    out.print(replay_table(summary, data))
     out.print(
         f'see: duckdb {data / "catalog.duckdb"} "select code, count(*) from findings group by all order by 2 desc"',
         highlight=False,
@@ -594,11 +569,10 @@ def show(
     ] = OutFormat.text,
 ) -> None:
     """Print the table at one event of an ingested hand, with the findings so far."""
-    import polars as pl
 
+    from mjaudit.parts.dashboards.queries import read_hand
     from mjaudit.parts.ingest.store import DataDir, DataDirError
     from mjaudit.parts.replay.engine.run import POSITIONS, position_text
-    from mjaudit.parts.schemas.rows import records_from_tables
 
     try:
         store = DataDir(data)
@@ -609,16 +583,10 @@ def show(
     if not store.exists():
         _error(f"{data}: no data folder here")
         raise typer.Exit(EXIT_USAGE)
-    key = (pl.col("game_id") == game_id) & (pl.col("hand_no") == hand_no)
-    tables = {
-        name: store.scan(name).filter(key).collect().to_arrow()
-        for name in ("hands", "seats", "events", "recorded_results")
-    }
-    records = list(records_from_tables(tables))
-    if not records:
+    rec = read_hand(store, game_id, hand_no)
+    if rec is None:
         _error(f"no hand {hand_no} of game {game_id!r} in {data}")
         raise typer.Exit(EXIT_USAGE)
-    rec = records[0]
     if rec["ruleset"] not in POSITIONS:
         err.print(
             f"the {rec['ruleset']} engine has no step-through view yet: cannot show this hand"
@@ -669,6 +637,7 @@ def compact(
     fmt: OutOpt = OutFormat.text,
 ) -> None:
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
+    from mjaudit.parts.dashboards.terminal import compact_table
     from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
 
     try:
@@ -696,12 +665,7 @@ def compact(
             }
         )
         return
-    table = Table(title=f"compact {data}", title_justify="left")
-    for col in ("table", "files before", "files after"):
-        table.add_column(col, justify="left" if col == "table" else "right")
-    for name, (before, after) in counts.items():
-        table.add_row(name, str(before), str(after))
-    out.print(table)
+    out.print(compact_table(counts, data))
 
 
 @app.command()
@@ -828,7 +792,9 @@ def stats(
         families,
         player_stats,
         summary_tsv,
+        unreplayed,
     )
+    from mjaudit.parts.dashboards.terminal import fan_pairs, stats_table
     from mjaudit.parts.ingest.store import DataDirError
     from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
@@ -865,84 +831,27 @@ def stats(
             raise typer.Exit(EXIT_USAGE) from None
         return
     frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
-    pending = con.execute(
-        "SELECT count(*) FROM hands h ANTI JOIN hand_results r USING (game_id, hand_no)"
-    ).fetchone()
-    if pending and pending[0]:
+    pending = unreplayed(con)
+    if pending:
         err.print(
-            f"note: {pending[0]} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
+            f"note: {pending} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
         )
     if fmt is StatsFormat.csv:
         sys.stdout.write(frame.write_csv())
         return
     if fmt is StatsFormat.json:
-        sys.stdout.write(_fan_pairs(frame).write_json() + "\n")
+        sys.stdout.write(fan_pairs(frame).write_json() + "\n")
         return
     if frame.is_empty():
         out.print("no hands match (did you run `mjaudit replay`?)")
         return
-    table = Table(title=f"club statistics ({data})", title_justify="left")
-    cols = ([by.value] if by is not StatsBy.player else []) + [
-        "player",
-        "unit",
-        "hands",
-        "wins",
-        "win %",
-        "self-draw %",
-        "deal-in %",
-        "avg value",
-        "net",
-        "net/hand",
-        "violations",
-    ]
-    for c in cols:
-        table.add_column(c, justify="left" if c in ("player", "unit", by.value) else "right")
-
-    def pct(x: float | None) -> str:
-        return "-" if x is None else f"{100 * x:.1f}"
-
-    for row in frame.iter_rows(named=True):
-        table.add_row(
-            *([escape(str(row[by.value]))] if by is not StatsBy.player else []),
-            escape(row["player"]),
-            row["unit"],
-            str(row["hands"]),
-            str(row["wins"]),
-            pct(row["win_rate"]),
-            pct(row["self_draw_rate"]),
-            pct(row["deal_in_rate"]),
-            "-" if row["avg_fan"] is None else f"{row['avg_fan']:.2f}",
-            f"{row['net_points']:g}",
-            f"{row['net_per_hand']:.2f}",
-            str(row["n_violations"]),
-        )
-    out.print(table)
-
-
-def _fan_pairs(frame: Any) -> Any:
-    """``fan_distribution`` ("1:3 2:5", as the table shows it) as JSON data: a list of
-    ``{"fan": 1, "wins": 3}`` objects."""
-    import polars as pl
-
-    if "fan_distribution" not in frame.columns:
-        return frame
-    pair = pl.element().str.split(":")
-    as_pairs = (
-        pl.col("fan_distribution")
-        .str.split(" ")
-        .list.eval(pl.element().filter(pl.element() != ""))
-        .list.eval(
-            pl.struct(fan=pair.list.get(0).cast(pl.Int64), wins=pair.list.get(1).cast(pl.Int64))
-        )
-    )
-    return frame.with_columns(as_pairs.alias("fan_distribution"))
+    out.print(stats_table(frame, by.value, data))
 
 
 def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
     """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
-    import polars as pl
-
     from mjaudit.parts.dashboards.data import chan_player_stats, cuoc_frequency, open_archive
+    from mjaudit.parts.dashboards.terminal import chan_stats_tables, fan_pairs
 
     archive = open_archive(data, filters.scope())  # type: ignore[attr-defined]
     con = archive.cursor()
@@ -954,41 +863,14 @@ def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
         sys.stdout.write(frame.write_csv(separator="\t"))
         return
     if fmt is StatsFormat.json:
-        sys.stdout.write(_fan_pairs(frame).write_json() + "\n")
+        sys.stdout.write(fan_pairs(frame).write_json() + "\n")
         return
     if frame.is_empty():
         out.print("no Chắn hands match (did you run `mjaudit replay`?)")
         return
-    table = Table(title=f"Chắn statistics ({data})", title_justify="left")
-    cols = ["player", "hands", "wins", "win %", "điểm won", "điểm paid", "net", "avg score"]
-    for c in [*cols, "violations"]:
-        table.add_column(c, justify="left" if c in ("player", "violations") else "right")
-    for row in frame.iter_rows(named=True):
-        table.add_row(
-            escape(row["player"]),
-            str(row["hands"]),
-            str(row["wins"]),
-            f"{100 * row['win_rate']:.1f}",
-            f"{row['diem_won']:g}",
-            f"{row['diem_paid']:g}",
-            f"{row['net_diem']:g}",
-            "-" if row["avg_score"] is None else f"{row['avg_score']:.1f}",
-            escape(row["violations"] or "-"),
-        )
-    out.print(table)
     cuoc = cuoc_frequency(con, filters)  # type: ignore[arg-type]
-    if not cuoc.is_empty():
-        freq = Table(title="cước in winning hands", title_justify="left")
-        for c in cuoc.columns:
-            freq.add_column(c, justify="left" if cuoc[c].dtype == pl.String else "right")
-        for row in cuoc.iter_rows():
-            freq.add_row(
-                *(
-                    "-" if v is None else f"{v:.3g}" if isinstance(v, float) else escape(str(v))
-                    for v in row
-                )
-            )
-        out.print(freq)
+    for table in chan_stats_tables(frame, cuoc, data):
+        out.print(table)
 
 
 @app.command()

@@ -18,6 +18,7 @@ attribute (``self.AFTER_END``, ``AFTER_END = "EVENT_AFTER_END"``).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ METHOD_CLASS = {
     "info": "INFO",
 }
 _FAMILY_FOLDERS = ("hk", "vn160", "american", "chan", "sim")
+_CODE = re.compile(r"[A-Z][A-Z0-9_]+")
 
 
 class Emitted(NamedTuple):
@@ -351,3 +353,37 @@ def family_codes(family: str) -> tuple[list[Emitted], list[str]]:
                 emitted += [Emitted(c, cls, src.where(call)) for c in sorted(codes)]
                 unresolved += [f"{src.where(call)}: {m}" for m in missed]
     return emitted, unresolved
+
+
+def family_reasons(family: str) -> set[str]:
+    """The reasons a family's engine gives a finding (``FALSE_WIN`` with reason
+    ``WIN_BELOW_MIN_FAN``): the constants its win checks write as ``reason = "..."`` (hk)
+    or return as ``(None, "...")`` (vn-160: no score, and why); only code-like constants
+    (``NOT_A_WIN``), not the sentences such variables also hold elsewhere."""
+    found: set[str] = set()
+    for src in _family_sources(family):
+        for fn in src.functions():
+            for node in ast.walk(fn):
+                value: ast.expr | None = None
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "reason" for t in node.targets
+                ):
+                    value = node.value
+                elif (
+                    isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Tuple)
+                    and len(node.value.elts) == 2
+                    and _is_none(node.value.elts[0])
+                ):
+                    value = node.value.elts[1]
+                while isinstance(value, ast.IfExp):  # reason = None if ... else "CODE"
+                    found |= _code_constant(value.body)
+                    value = value.orelse
+                found |= _code_constant(value)
+    return found
+
+
+def _code_constant(node: ast.expr | None) -> set[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value} if _CODE.fullmatch(node.value) else set()
+    return set()

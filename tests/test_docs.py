@@ -8,15 +8,25 @@ follow fails here.
   family's engine can record (read from the source by :mod:`engine_codes`);
 * the pattern tables equal the engines' registries and the option tables their names and
   defaults (a default is checked by giving it as an override: it must give the default);
-* every ``mjaudit ...`` command line of docs/club.md parses against the CLI.
+* every rules reference on a rules page (the ``ref`` columns) is the one the engine cites
+  for that pattern, cước, card hand, code or FALSE_WIN reason;
+* every ``mjaudit ...`` command line of docs/club.md parses against the CLI, and the
+  output pasted under a command on club.md, report.md and the score pages is what the
+  command prints today.
 """
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import itertools
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,16 +34,20 @@ from typing import Any
 
 import pytest
 import typer
-from engine_codes import family_codes
+from engine_codes import family_codes, family_reasons
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, FindingClass
 from mjaudit.parts.replay.engine.run import replay_hand
 from mjaudit.parts.replay.rulesets.american import options as american_options
 from mjaudit.parts.replay.rulesets.american.card import sample_card
+from mjaudit.parts.replay.rulesets.american.score import CARD_HAND_SECTION
 from mjaudit.parts.replay.rulesets.chan import options as chan_options
 from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE as CUOC_TABLE
+from mjaudit.parts.replay.rulesets.chan.score import section as chan_section
 from mjaudit.parts.replay.rulesets.hk import options as hk_options
 from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
+from mjaudit.parts.replay.rulesets.hk.score import RULES_FILE as HK_RULES_FILE
+from mjaudit.parts.replay.rulesets.hk.score import section as hk_section
 from mjaudit.parts.replay.rulesets.vn160 import options as vn_options
 from mjaudit.parts.replay.rulesets.vn160.patterns import ORDER as VN_PATTERNS
 from mjaudit.parts.replay.rulesets.vn160.patterns import REPLACES as VN_REPLACES
@@ -45,6 +59,7 @@ from mjaudit.parts.replay.rulesets.vn160.patterns import (
     reading_patterns,
 )
 from mjaudit.parts.replay.rulesets.vn160.patterns import Structure as VNStructure
+from mjaudit.parts.replay.rulesets.vn160.score import section as vn_section
 from mjaudit.parts.replay.rulesets.vn160.scoring import evaluate as vn_evaluate
 from mjaudit.parts.replay.rulesets.vn160.scoring import fixed_score
 from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX as VN_INDEX
@@ -55,6 +70,7 @@ import mjaudit.cli
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 ABSENT = "—"
+CHICKEN_HAND = "chicken_hand"
 
 
 # ------------------------------------------------------------------ reading the pages
@@ -199,6 +215,8 @@ def test_hk_fan_tables_equal_the_registry() -> None:
         i = table.column(column)
         listed = {plain(r[0]): plain(r[i]) for r in table.rows if r[i] != ABSENT}
         engine = {row.id: str(row.value) for row in FAN_TABLES[fan_table].rows}
+        if FAN_TABLES[fan_table].chicken_hand:  # the 0-fan label, reported when nothing scores
+            engine[CHICKEN_HAND] = "0"
         assert listed == engine, column
     drops = table.column("section6 drops")
     listed_drops = {plain(r[0]): code_ids(r[drops]) for r in table.rows if code_ids(r[drops])}
@@ -337,6 +355,114 @@ def test_american_sample_card_table_equals_the_card() -> None:
     assert listed == [(h.id, h.category, h.value, h.concealed) for h in card.hands]
 
 
+# ------------------------------------------------------------------ rules pages: references
+
+NO_REF = "–"  # what a report prints for a finding that no rules text defines (hk-sheet's)
+
+
+def _ref_columns(name: str, table: Table) -> list[tuple[int, str]]:
+    """(column, ruleset id) of each reference column: ``ref`` on a page of one ruleset,
+    ``RULESET ref`` on the Hong Kong page."""
+    ids = RULES_PAGES[name][1]
+    out = []
+    for i, head in enumerate(table.header):
+        if head == "ref":
+            out.append((i, ids[0]))
+        elif head.endswith(" ref"):
+            out.append((i, head.removesuffix(" ref")))
+    assert all(rid in ids for _, rid in out), table.header
+    return out
+
+
+def _cited(ruleset: str, code: str, reason: str | None = None) -> str:
+    """The reference `mjaudit report` prints beside a finding."""
+    return registry.rules_ref(ruleset, code, reason) or NO_REF
+
+
+def _owners(name: str) -> dict[str, str]:
+    """code -> the ruleset of the page whose own replay module is the only one recording
+    it (hk-sheet, for the SHEET_* codes of the sheet settlement): its hands are the ones cited."""
+    emitted, _ = family_codes(RULES_PAGES[name][0])
+    modules: dict[str, set[str]] = {}
+    for e in emitted:
+        modules.setdefault(e.code, set()).add(e.where.split(":")[0])
+    replays: dict[str, list[str]] = {}  # module -> the rulesets it replays
+    for rid in RULES_PAGES[name][1]:
+        path = Path(inspect.getfile(registry.RULESETS[rid].replay)).relative_to(DOCS.parent)
+        replays.setdefault(str(path), []).append(rid)
+    own = {module: rids[0] for module, rids in replays.items() if len(rids) == 1}
+    return {
+        code: own[module]
+        for code, where in modules.items()
+        for module in where
+        if len(where) == 1 and module in own
+    }
+
+
+@pytest.mark.parametrize("name", sorted(RULES_PAGES))
+def test_checklist_refs_are_the_engines(name: str) -> None:
+    """Every code's reference, per ruleset, is what a report cites for it."""
+    (table,) = tables_starting(page(name), "code")
+    columns = _ref_columns(name, table)
+    assert columns, f"{name}: the checklist has no ref column"
+    owners = _owners(name)
+    for row in table.rows:
+        code = plain(row[0])
+        for i, rid in columns:
+            assert plain(row[i]) == _cited(owners.get(code, rid), code), (name, code, rid)
+
+
+@pytest.mark.parametrize("name", sorted(RULES_PAGES))
+def test_false_win_reasons_and_refs_are_the_engines(name: str) -> None:
+    """The reasons table lists the reasons the engine gives, each with the reference a
+    report cites for a FALSE_WIN of that reason; with the codes it covers every row of the
+    engine's checklist tables, so a new reference cannot go unlisted."""
+    reasons = tables_starting(page(name), "reason")
+    listed = [plain(r[0]) for t in reasons for r in t.rows]
+    assert sorted(listed) == sorted(family_reasons(RULES_PAGES[name][0]))
+    for table in reasons:
+        columns = _ref_columns(name, table)
+        assert columns, f"{name}: the reasons table has no ref column"
+        for row in table.rows:
+            for i, rid in columns:
+                expected = _cited(rid, "FALSE_WIN", plain(row[0]))
+                assert plain(row[i]) == expected, (name, row[0], rid)
+    codes = {plain(r[0]) for t in tables_starting(page(name), "code") for r in t.rows}
+    for rid in RULES_PAGES[name][1]:
+        _, refs = registry.CHECKLISTS.get(rid, ("", {}))
+        assert set(refs) <= codes | set(listed), (rid, sorted(set(refs) - codes - set(listed)))
+
+
+def test_hk_fan_table_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/hk.md"), "pattern")
+    columns = _ref_columns("rules/hk.md", table)
+    assert [rid for _, rid in columns] == list(HK_RULES_FILE)[:2]  # mahjongo-2p shares its rows
+    for i, rid in columns:
+        rows = HK_RULES_FILE[rid][1]
+        listed = {plain(r[0]): plain(r[i]) for r in table.rows if r[i] != ABSENT}
+        assert listed == {p: hk_section(rid, p) for p in rows}, rid
+
+
+def test_vn160_pattern_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/vn-160.md"), "pattern")
+    ((i, _),) = _ref_columns("rules/vn-160.md", table)
+    assert {plain(r[0]): plain(r[i]) for r in table.rows} == {p: vn_section(p) for p in VN_PATTERNS}
+
+
+@pytest.mark.parametrize("first", ["cước", "gà"])
+def test_chan_line_refs_are_the_engines(first: str) -> None:
+    (table,) = tables_starting(page("rules/chan.md"), first)
+    ((i, _),) = _ref_columns("rules/chan.md", table)
+    for row in table.rows:
+        assert plain(row[i]) == chan_section(plain(row[0]), CUOC_TABLE), row
+
+
+def test_american_card_hand_refs_are_the_engines() -> None:
+    (table,) = tables_starting(page("rules/american.md"), "card hand")
+    ((i, _),) = _ref_columns("rules/american.md", table)
+    assert {plain(r[i]) for r in table.rows} == {CARD_HAND_SECTION}
+
+
 # ------------------------------------------------------------------ rules pages: options
 
 Apply = Callable[[Mapping[str, object]], object]
@@ -432,3 +558,118 @@ def test_documented_command_parses(line: str) -> None:
 
 def test_club_page_names_the_engine_error() -> None:
     assert f"`{ENGINE_ERROR}`" in page("club.md")
+
+
+# ------------------------------------------------------------------ pasted output
+
+# page -> where its examples run: a fresh folder holding a copy of examples/ (the page's
+# commands run in order, each seeing what the ones before it wrote), or the project's own
+# folder (the score pages name the sample card by its path in a source tree).
+EXAMPLE_PAGES: dict[str, str] = {
+    "club.md": "copy",
+    "report.md": "copy",
+    "score.md": "project",
+    "score-american-chan.md": "project",
+}
+CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
+ELIDED = "..."  # an output line standing for lines left out
+NOT_RUN = ("mjaudit dashboard",)  # a server: it runs until stopped
+
+
+@dataclass(frozen=True)
+class Example:
+    """One ```console block: a command, the output pasted under it, its exit status."""
+
+    command: str
+    output: tuple[str, ...]
+    status: int | None
+
+
+def examples(name: str) -> list[Example]:
+    """The blocks of a page that show a command's output: one ``$ mjaudit ...`` line, then
+    the output; the status is a last ``# exit status N`` line or a ``(exit status N)``
+    line after the block. Blocks of commands alone (several ``$`` lines) are left out."""
+    out = []
+    pattern = r"```console\n(.*?)```\n(?:\(exit status (\d+)\)\n)?"
+    for m in re.finditer(pattern, page(name), re.S):
+        lines = m.group(1).rstrip("\n").split("\n")
+        status = None if m.group(2) is None else int(m.group(2))
+        last = re.fullmatch(r"# exit status (\d+)", lines[-1])
+        if last:
+            status, lines = int(last.group(1)), lines[:-1]
+        command, output = lines[0], tuple(line.rstrip() for line in lines[1:])
+        if any(line.startswith("$ ") for line in output) or not (output or status is not None):
+            continue
+        if command.startswith("$ mjaudit ") and not command[2:].startswith(NOT_RUN):
+            out.append(Example(command[2:], output, status))
+    return out
+
+
+def _matches(expected: tuple[str, ...], actual: list[str]) -> bool:
+    """The output equals the pasted one, where each ``...`` line stands for any lines."""
+    chunks: list[list[str]] = [[]]
+    for line in expected:
+        if line.strip() == ELIDED:
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    if len(chunks) == 1:
+        return actual == chunks[0]
+    first, *middle, last = chunks
+    if actual[: len(first)] != first:
+        return False
+    pos = len(first)
+    for chunk in middle:
+        found = next(
+            (i for i in range(pos, len(actual) + 1) if actual[i : i + len(chunk)] == chunk), None
+        )
+        if found is None:
+            return False
+        pos = found + len(chunk)
+    return len(actual) - len(last) >= pos and actual[len(actual) - len(last) :] == last
+
+
+def _without_pdf(example: Example) -> Example:
+    """``--pdf`` left out, and its ``wrote FILE.pdf`` line: the PDF's bytes are Chromium's,
+    which differs between machines (tests/test_report_browser.py covers the PDF)."""
+    if " --pdf" not in example.command:
+        return example
+    output = tuple(line for line in example.output if not re.fullmatch(r"wrote \S+\.pdf .*", line))
+    return Example(example.command.replace(" --pdf", ""), output, example.status)
+
+
+def _run(command: str, cwd: Path, shown_as: str) -> tuple[list[str], int]:
+    """The command as a user runs it (not on a terminal: tables 140 wide), stdout and
+    stderr in the order printed, the folder it ran in written as the page shows it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MJAUDIT_DATA", "COLUMNS")}
+    env.update(PYTHONPATH=str(DOCS.parent), PYTHONUNBUFFERED="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "mjaudit", *shlex.split(command)[1:]],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        encoding="utf-8",
+        check=False,
+    )
+    lines = [line.rstrip() for line in done.stdout.replace(str(cwd), shown_as).splitlines()]
+    return lines, done.returncode
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_PAGES))
+def test_pasted_output_is_the_commands(name: str, tmp_path: Path) -> None:
+    """Every command of the page whose output is pasted gives that output today (and the
+    exit status written under it)."""
+    cwd, shown_as = DOCS.parent, str(DOCS.parent)
+    if EXAMPLE_PAGES[name] == "copy":
+        cwd, shown_as = tmp_path / "club", CLUB_FOLDER
+        shutil.copytree(DOCS.parent / "examples", cwd / "examples")
+    shown = [_without_pdf(e) for e in examples(name)]
+    assert len(shown) >= 3, f"{name}: no pasted output found"
+    wrong = []
+    for example in shown:
+        actual, status = _run(example.command, cwd, shown_as)
+        if not _matches(example.output, actual) or example.status not in (None, status):
+            diff = difflib.unified_diff(example.output, actual, "pasted", "now", lineterm="")
+            wrong.append(f"$ {example.command}  (exit status {status})\n" + "\n".join(diff))
+    assert not wrong, f"{name}:\n" + "\n\n".join(wrong)

@@ -11,7 +11,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from mjaudit.parts.dashboards.ledger import ledger_view
 from mjaudit.parts.dashboards.report import (
     ReportedHand,
     finding_events,
@@ -19,12 +18,7 @@ from mjaudit.parts.dashboards.report import (
     replay_records,
     sitting_report_html,
 )
-from mjaudit.parts.dashboards.table_view import (
-    ledger_html,
-    steps_with_engine,
-    table_html,
-    table_view,
-)
+from mjaudit.parts.dashboards.table_view import table_html, table_view
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.sources import read_records
 from mjaudit.parts.replay.archive.update import replay_archive
@@ -73,9 +67,7 @@ def external_references(html: str) -> list[str]:
 
 def drawn(record: dict[str, Any], at: int, flagged: set[int]) -> str:
     """The table after event ``at`` as the dashboard's replayer draws it (svg faces)."""
-    if steps_with_engine(record["ruleset"]):
-        return table_html(table_view(record, at), flagged, svg=True)
-    return ledger_html(ledger_view(record, at), flagged, svg=True)
+    return table_html(table_view(record, at), flagged, svg=True)
 
 
 @pytest.mark.parametrize("family", sorted(KNOWN))

@@ -2,9 +2,9 @@
 events, see the table drawn with tiles (chắn: cards), the findings so far, and at the end
 the result the replay computed beside the one the log recorded.
 
-Hong Kong hands are stepped by the engine itself (``replay.hk.replayer.replay_to``); the
-other rulesets' tables are drawn from what the log says (:mod:`dashboards.ledger`), with
-the findings of the replay tables (or of the engine, run now, for a hand not replayed)."""
+Every ruleset's table is the engine's own view model (:func:`replay.engine.run.table_view`:
+the hand state the auditor steps, up to the event), with the findings of the replay tables
+(or of the engine, run now, for a hand not replayed)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,18 @@ from typing import Any
 import polars as pl
 import streamlit as st
 from mjaudit.parts.dashboards import chan_terms, ui
+from mjaudit.parts.dashboards.describe import describe
 from mjaudit.parts.dashboards.faces import is_cards
-from mjaudit.parts.dashboards.ledger import ledger_view
 from mjaudit.parts.dashboards.table_view import (
-    engine_position,
     engine_report,
     events_html,
     findings_frame,
-    ledger_html,
     result_of,
-    steps_with_engine,
+    steps,
     table_html,
     table_view,
 )
-from mjaudit.parts.replay.engine.run import supported
+from mjaudit.parts.replay.engine.view import position_text
 
 ctx = ui.require(replayed=False)
 f = ctx.filters
@@ -130,7 +128,6 @@ if engine_error:
 if n == 0:
     st.dataframe(audit, hide_index=True, width="stretch")
     st.stop()
-stepper = "engine" if steps_with_engine(ruleset) else "ledger"
 ui.start(
     "r_event",
     "event",
@@ -198,43 +195,23 @@ st.slider("Event (−1 = after the deal)", min_value=-1, max_value=n - 1, key="r
 ui.keep("r_event")
 ui.share(event=at)
 
-if stepper == "engine":
+try:
+    if not steps(record):
+        raise ValueError(f"the {ruleset} engine has no step-through view")
     view = table_view(record, at)
-    description = view.description
-else:
-    try:
-        ledger = ledger_view(record, at)
-    except Exception as exc:  # a log this page cannot picture: the event list still shows
-        st.error(f"The table cannot be drawn for this hand ({type(exc).__name__}: {exc}).")
-        st.html(events_html(record, at, audit))
-        st.stop()
-    description = ledger.description
-    position = engine_position(record, at)
-    if not supported(ruleset):
-        st.caption(
-            f"The {ruleset} rules engine is not built yet: the table below is what the log "
-            "says, step by step, without any check."
-        )
-    else:
-        st.caption(
-            "The table is drawn from what the log says; the findings are the "
-            f"{ruleset} engine's"
-            + (", and its own view of the table is below it." if position else ".")
-        )
+except Exception as exc:  # a hand the engine cannot step: the event list still shows
+    st.error(f"The table cannot be drawn for this hand ({type(exc).__name__}: {exc}).")
+    st.html(events_html(record, at, audit))
+    st.stop()
 dealer_word = "cái" if cards else "dealer"
-st.markdown(f"**{description}** · {ruleset} · {dealer_word} {record['players'][record['dealer']]}")
+st.markdown(
+    f"**{describe(record, at)}** · {ruleset} · {dealer_word} {record['players'][record['dealer']]}"
+)
 now = audit.filter(pl.col("event_index") == at)
 flagged = {int(s) for s in now["seat"].to_list() if s is not None}
-if stepper == "engine":
-    st.html(table_html(view, flagged))
-else:
-    st.html(ledger_html(ledger, flagged))
-    if position:
-        with st.expander(f"The {ruleset} engine's view of the table at this event"):
-            st.code(position, language=None)
-    if ledger.notes:
-        with st.expander(f"{len(ledger.notes)} moves the log makes with pieces not seen held"):
-            st.markdown("\n".join(f"- {x}" for x in ledger.notes))
+st.html(table_html(view, flagged))
+with st.expander("The same table as text (as `mjaudit show` prints it)"):
+    st.code(position_text(view), language=None)
 
 shown = audit.filter(pl.col("event_index").is_null() | (pl.col("event_index") <= at))
 for r in now.iter_rows(named=True):
@@ -340,5 +317,5 @@ if at == n - 1:
     elif computed is not None and computed["matches_recorded"] is False:
         st.error("The recorded result differs from the rules: see RECORDED_RESULT_MISMATCH above.")
 
-with st.expander(f"All {n} events", expanded=stepper == "ledger" and not supported(ruleset)):
+with st.expander(f"All {n} events"):
     st.html(events_html(record, at, audit))

@@ -15,6 +15,7 @@ from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.scorecard import Scorer
+from mjaudit.parts.replay.engine.view import TableView, position_text
 from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
 from mjaudit.parts.schemas.rulesets import Game, RulesetShape
 
@@ -22,6 +23,9 @@ ReplayFn = Callable[..., HandReport]
 """``(record, overrides, previous, observer) -> HandReport``: one hand, pure."""
 PositionFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], str]
 """``(record, at, overrides) -> text``: the table after event ``at`` (None: the deal)."""
+ViewFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], TableView]
+"""``(record, at, overrides) -> TableView``: the same table as a value, from the ruleset's
+own hand state stepped to event ``at``."""
 
 
 def fan_line(rep: HandReport) -> str:
@@ -37,13 +41,24 @@ class Ruleset:
     id: str
     replay: ReplayFn
     option_names: frozenset[str]
-    position: PositionFn | None = None  # None: no step-through view (``show``)
+    view: ViewFn | None = None  # None: no step-through view (``show``, the replayer)
     score_line: Callable[[HandReport], str] = fan_line  # a win's score, in its own terms
     uses_cards: bool = False  # its replay depends on the data folder's card files
     scorer: Scorer | None = None  # `mjaudit score`: value one win from notation
     # The unit a win's value is counted in; statistics never add two units together, and
     # each unit's payments are its own currency (HK points, vn-160 units, card points).
     unit: str = "fan"
+
+    @property
+    def position(self) -> PositionFn | None:
+        """The table as text for ``mjaudit show``: the one renderer of :attr:`view`."""
+        return None if self.view is None else self._position
+
+    def _position(
+        self, record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+    ) -> str:
+        assert self.view is not None
+        return position_text(self.view(record, at, overrides))
 
     @property
     def shape(self) -> RulesetShape:

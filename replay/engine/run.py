@@ -14,12 +14,17 @@ from typing import Any
 
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
-from mjaudit.parts.replay.engine.ruleset import PositionFn, ReplayFn
+from mjaudit.parts.replay.engine.ruleset import PositionFn, ReplayFn, ViewFn
+from mjaudit.parts.replay.engine.view import TableView
 
 # Derived from the registry (one entry per ruleset folder); nothing here names a ruleset.
 REGISTRY: dict[str, ReplayFn] = {rid: r.replay for rid, r in registry.RULESETS.items()}
 POSITIONS: dict[str, PositionFn] = {
     rid: r.position for rid, r in registry.RULESETS.items() if r.position is not None
+}
+
+VIEWS: dict[str, ViewFn] = {
+    rid: r.view for rid, r in registry.RULESETS.items() if r.view is not None
 }
 
 
@@ -35,6 +40,17 @@ def position_text(
     Raises KeyError for a ruleset whose engine has no step-through view.
     """
     return POSITIONS[record["ruleset"]](record, at, overrides)
+
+
+def table_view(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> TableView:
+    """The table after event ``at`` (None: the deal) of one hand as a value, from its
+    ruleset's own hand state (the dashboard's replayer and ``mjaudit report`` draw it).
+
+    Raises KeyError for a ruleset whose engine has no step-through view.
+    """
+    return VIEWS[record["ruleset"]](record, at, overrides)
 
 
 def _single_finding_report(record: dict[str, Any], finding: Finding, ended_by: str) -> HandReport:

@@ -6,6 +6,7 @@ page saved under tests/artifacts/."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -14,11 +15,21 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
+import msgspec
 import pytest
 from mjaudit.parts.dashboards.app import start
+from mjaudit.parts.dashboards.faces import face_name
+from mjaudit.parts.dashboards.table_view import table_view
+from mjaudit.parts.ingest.pipeline import ingest
+from mjaudit.parts.ingest.sources import read_records
+from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.schemas.records import parse_record
 
-from tests.dashboards.archive import GAME, SYNTHETIC_HANDS
+from tests.dashboards.archive import GAME, SYNTHETIC_HANDS, sitting
 from tests.dashboards.chan_archive import CHAN_GAME
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -190,3 +201,92 @@ def test_chan_pages_in_a_browser(  # type: ignore[no-untyped-def]
         box = red.first.bounding_box()
         assert box is not None and box["height"] > 2.5 * box["width"]  # a tall narrow card
         _shot(page, "chan-replayer")
+
+
+# -- every ruleset drawn from the engine's own view model ----------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+# ruleset -> (the log, the hand, a finding the engine raises there): the report's known hands
+KNOWN_HANDS = {
+    "hk-classic": (None, 4, "FALSE_WIN"),
+    "vn-160": ("vn160-evening.jsonl", 1, "CLAIM_PRIORITY_VIOLATION"),
+    "american": ("american-evening.jsonl", 13, "BAD_JOKER_EXCHANGE"),
+    "chan": ("chan-evening.jsonl", 4, "AN_SAI_LUOT"),
+}
+
+
+def _known_record(ruleset: str) -> dict[str, Any]:
+    source, hand_no, _ = KNOWN_HANDS[ruleset]
+    records = (
+        sitting()
+        if source is None
+        else [parse_record(item.raw).record for item in read_records(EXAMPLES / source)]
+    )
+    return next(r for r in records if r["hand_no"] == hand_no)
+
+
+@pytest.fixture(scope="module")
+def every_ruleset(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The four known hands' sittings, ingested and replayed by the real engines, served."""
+    root = tmp_path_factory.mktemp("rulesets")
+    hk = root / "hk.jsonl"
+    hk.write_bytes(b"".join(msgspec.json.encode(r) + b"\n" for r in sitting()))
+    logs = [str(hk)] + [str(EXAMPLES / s) for s, _, _ in KNOWN_HANDS.values() if s]
+    ingest(logs, root / "data")
+    replay_archive(root / "data")
+    with serving(root / "data", root / "streamlit.log") as url:
+        yield url
+
+
+def _codes(faces) -> list[str]:  # type: ignore[no-untyped-def]
+    return [faces.nth(i).get_attribute("data-tile") for i in range(faces.count())]
+
+
+@pytest.mark.parametrize("ruleset", list(KNOWN_HANDS))
+def test_every_ruleset_is_drawn_from_the_engines_view(  # type: ignore[no-untyped-def]
+    page, every_ruleset: str, ruleset: str
+) -> None:
+    """A known hand at the event of a known finding: every seat's hand, groups and
+    discards on the page are the faces of the engine's TableView, and the findings at
+    that event are the view's."""
+    record = _known_record(ruleset)
+    code = KNOWN_HANDS[ruleset][2]
+    at = next(f.event_index for f in replay_hand(record).findings if f.code == code)
+    assert at is not None
+    view = table_view(record, at)
+    game = quote(record["game_id"])
+    _open(page, every_ruleset + f"replayer?game={game}&hand={record['hand_no']}&event={at}", code)
+    table = page.locator(".mj-table")
+    assert (table.get_attribute("data-at"), table.get_attribute("data-ruleset")) == (
+        str(at),
+        ruleset,
+    )
+    assert table.locator("[data-wall]").get_attribute("data-wall") == str(view.stock)
+    for s in view.seats:
+        seat = table.locator(f'[data-seat="{s.seat}"]')
+        faces = seat.locator('[data-part="concealed"] img[data-tile]')
+        hand = _codes(faces)
+        assert hand == [*(s.concealed or ()), *([s.drawn] if s.drawn else [])], s.player
+        titles = [faces.nth(i).get_attribute("title") or "" for i in range(faces.count())]
+        assert len(titles) == len(hand)  # each face is titled with its name (and colour)
+        assert all(t.startswith(face_name(ruleset, c)) for t, c in zip(titles, hand, strict=True))
+        groups = seat.locator('[data-part="melds"] [data-meld]')
+        drawn = [
+            (groups.nth(i).get_attribute("data-meld"), _codes(groups.nth(i).locator("img")))
+            for i in range(groups.count())
+        ]
+        assert drawn == [(m.kind, list(m.tiles)) for m in s.melds], s.player
+        discards = _codes(seat.locator('[data-part="discards"] img[data-tile]'))
+        assert discards == [c for c, _ in s.discards], s.player
+        first = seat.locator("img[data-tile]").first
+        if first.count():
+            assert first.evaluate("img => img.complete && img.naturalWidth > 0")  # painted
+    now = [f for f in view.findings if f.event_index == at]
+    assert code in {f.code for f in now}
+    for f in now:
+        box = page.get_by_text(re.compile(rf"event {at} · {re.escape(f.code)} \({f.cls.value}\)"))
+        assert box.count() == 1 and f.message[:40] in box.inner_text()
+        if f.seat is not None:  # the seat the finding is about is outlined in red
+            style = table.locator(f'[data-seat="{f.seat}"]').get_attribute("style") or ""
+            assert "#c92a2a" in style
+    _shot(page, f"replayer-{ruleset}")

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from mjaudit.parts.dashboards import data
+from mjaudit.parts.dashboards.describe import describe
 from mjaudit.parts.dashboards.queries import Filters, player_stats
 from mjaudit.parts.dashboards.table_view import table_html, table_view
 from mjaudit.parts.dashboards.tiles_svg import tile_img, tile_name, tile_svg
@@ -153,7 +154,8 @@ def test_table_view_at_a_known_event() -> None:
     at = 24  # cat (W) discards after the added kong
     assert record["events"][at]["type"] == "discard" and record["events"][at]["seat"] == 2
     view = table_view(record, at)
-    assert view.description == f"event 24: cat discards {record['events'][at]['tile']}"
+    tile = record["events"][at]["tile"]
+    assert describe(record, at) == f"event 24: cat discards {tile} ({tile_name(tile)})"
     for seat in view.seats:
         assert Counter(seat.concealed) == concealed_after(record, seat.seat, at), seat.player
     ann, bob, cat, dan = view.seats
@@ -166,14 +168,14 @@ def test_table_view_at_a_known_event() -> None:
     assert ann.discards[:2] == (("3m", True), ("5p", True))  # both claimed
     assert cat.discards[-1] == (record["events"][at]["tile"], False) and cat.new_discard
     draws = sum(1 for e in record["events"][: at + 1] if e["type"] in ("draw", "replacement"))
-    assert view.undrawn == 144 - (4 * 13 + 1) - draws
+    assert view.stock == 144 - (4 * 13 + 1) - draws
     assert (ann.dealer, ann.wind, bob.wind) == (True, "E", "S")
 
 
 def test_table_view_deal_and_end() -> None:
     record = baseline_record()
     deal = table_view(record, -1)
-    assert deal.description == "after the deal"
+    assert describe(record, -1) == "after the deal" and deal.event is None
     assert [len(s.concealed or ()) for s in deal.seats] == [14, 13, 13, 13]
     end = table_view(record, len(record["events"]) - 1)
     assert end.seats[1].drawn == "6s"  # the winning tile, shown apart
@@ -200,3 +202,18 @@ def test_every_tile_has_a_picture_and_a_name() -> None:
     assert tile_name("g2") == "Season 2"
     # the faces differ from one another
     assert len({tile_svg(c) for c in (*PLAYING_TILES, *BONUS_TILES)}) == 42
+
+
+def test_a_draw_marks_the_drawn_tile_not_the_last_discard() -> None:
+    """Only chắn turns a drawn card onto the drawer's discards (its cửa); a mahjong draw
+    goes to the hand, shown apart, and leaves the discards as they were."""
+    record = baseline_record()
+    at, ev = next(
+        (i, e)
+        for i, e in enumerate(record["events"])
+        if e["type"] == "draw"
+        and any(d["type"] == "discard" and d["seat"] == e["seat"] for d in record["events"][:i])
+    )
+    seat = table_view(record, at).seats[ev["seat"]]
+    assert seat.discards and not seat.new_discard
+    assert seat.drawn == ev["tile"]

@@ -1,5 +1,5 @@
-"""Tile and card faces for every code of every family, and the display ledger that draws
-the rulesets whose engine has no step-through (pure functions, no Streamlit)."""
+"""Tile and card faces for every code of every family, and the engine's view model of the
+table drawn with them for the mahjong variants and chắn (pure functions, no Streamlit)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import re
 import polars as pl
 import pytest
 from mjaudit.parts.dashboards import cards_svg, tiles_svg
+from mjaudit.parts.dashboards.describe import describe
 from mjaudit.parts.dashboards.faces import face_html, face_name, face_svg
-from mjaudit.parts.dashboards.ledger import describe, ledger_view
-from mjaudit.parts.dashboards.table_view import FINDING_SCHEMA, events_html, ledger_html
+from mjaudit.parts.dashboards.table_view import FINDING_SCHEMA, events_html, table_html, table_view
+from mjaudit.parts.replay.engine import run as engine
+from mjaudit.parts.replay.engine.view import position_text
 from mjaudit.parts.schemas.rulesets import RULESETS
 from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
 
@@ -80,72 +82,78 @@ def test_card_names_and_shape() -> None:
     assert face_name("chan", "2s") == "nhị sách" and face_name("hk-classic", "2s") == "2 bamboo"
 
 
-# -- the display ledger -------------------------------------------------------------------
+# -- the engine's view model of every ruleset ---------------------------------------------
 
 
-def test_ledger_follows_the_charleston_with_a_blind_pass() -> None:
+def test_the_view_follows_the_charleston_with_a_blind_pass() -> None:
     rec = american_hand()
-    before = ledger_view(rec, 7).seats[0].concealed
-    after = ledger_view(rec, 11).seats[0].concealed
-    assert before is not None and after is not None
+    before = table_view(rec, 7).seats[0].concealed
+    after = table_view(rec, 11)
+    assert before is not None and after.seats[0].concealed is not None
     # an gave 2m and passed on blind the S and 2p binh passed him; he keeps binh's other S
-    assert after.count("S") == before.count("S") + 1 and "2m" not in after
-    assert "2p" not in after
-    assert ledger_view(rec, 11).notes == ()
+    mine = after.seats[0].concealed
+    assert mine.count("S") == before.count("S") + 1 and "2m" not in mine
+    assert "2p" not in mine
+    assert after.findings == ()  # a clean pass
+    assert after.extras == (("phase", "charleston, next pass 4"),)
     assert "(Charleston pass 3, blind)" in describe(rec, 8)
     assert describe(rec, 12) == "event 12: chi stops the Charleston (no second Charleston)"
 
 
-def test_ledger_joker_exchange_takes_the_joker_out_of_the_exposure() -> None:
+def test_the_view_joker_exchange_takes_the_joker_out_of_the_exposure() -> None:
     rec = american_hand()
-    pung = ledger_view(rec, 18).seats[0].exposures[0]
+    pung = table_view(rec, 18).seats[0].melds[0]
     assert (pung.kind, pung.tiles, pung.new) == ("pung", ("E", "E", "J"), True)
-    view = ledger_view(rec, 21)
-    assert view.seats[0].exposures[0].tiles == ("E", "E", "E")
-    assert view.seats[0].exposures[0].new  # changed at this event
+    view = table_view(rec, 21)
+    assert view.seats[0].melds[0].tiles == ("E", "E", "E")
+    assert view.seats[0].melds[0].new  # changed at this event
     assert "J" in (view.seats[1].concealed or ())
+    assert view.seats[0].status == ("DEAD (DEAD_BY_EXPOSURE)",)  # the engine's own finding
 
 
-def test_ledger_chan_eat_chiu_khai_and_the_cua() -> None:
+def test_the_view_chan_eat_chiu_khai_and_the_cua() -> None:
     one, two = chan_hands()[:2]
-    view = ledger_view(one, 1)
-    assert view.seats[1].exposures[0].tiles == ("7s", "7n")  # hand card on top (§5.3)
-    assert view.seats[0].pile == (("7n", True),)  # eaten from an's cửa
+    view = table_view(one, 1)
+    assert view.seats[1].melds[0].tiles == ("7s", "7n")  # hand card on top (§5.3)
+    assert view.seats[1].melds[0].from_seat == 0 and view.seats[1].melds[0].new
+    assert view.seats[0].discards == ()  # the eaten card left an's cửa for binh's chiếu
     eaten_on_top = {
         **one,
         "events": [*one["events"][:1], {**one["events"][1], "placement": "eaten_on_top"}],
     }
-    assert ledger_view(eaten_on_top, 1).seats[1].exposures[0].tiles == ("7n", "7s")
     assert "(eaten card on top)" in describe(eaten_on_top, 1)
-    draw = ledger_view(two, 1)
-    assert draw.seats[1].pile == (("6s", False),) and draw.seats[1].new_on_pile
-    assert draw.undrawn == 100 - 77 - 1
-    khai = ledger_view(two, 4).seats[2]
-    assert khai.exposures[0].tiles == ("CC",) * 4 and "CC" not in (khai.concealed or ())
-    win = ledger_view(two, 10)
-    assert win.seats[0].drawn == two["events"][10]["tile"] and win.seats[0].pile[-1][1]
+    draw = table_view(two, 1)
+    assert draw.seats[1].discards == (("6s", False),) and draw.seats[1].new_discard
+    assert draw.stock == 100 - 77 - 1 and draw.pieces == "cards"
+    assert ("live card", "6s lục sách (đen) on binh's cửa (draw)") in draw.extras
+    khai = table_view(two, 4).seats[2]
+    assert khai.melds[0].tiles == ("CC",) * 4 and "CC" not in (khai.concealed or ())
+    win = table_view(two, 10)
+    assert win.seats[0].drawn == two["events"][10]["tile"]
     assert describe(one, 14).endswith("on their own draw; declares Chì, Tôm ×2")
     xuong = {**two, "events": [*two["events"][:10], {**two["events"][10], "claim": {"cuoc": []}}]}
     assert describe(xuong, 10).endswith("declares xuông")
-    html = ledger_html(win)
+    html = table_html(win)
     assert "trên chiếu" in html and "cửa" in html and "cards in the nọc" in html
+    assert 'data-extra="arrangement"' in html
 
 
-def test_ledger_vn160_khung_pung_and_king_flower() -> None:
+def test_the_view_vn160_khung_pung_and_king_flower() -> None:
     rec = vn160_hand()
-    view = ledger_view(rec, 3)
-    assert view.seats[0].flowers == ("k2",)
-    assert view.seats[1].exposures[0].tiles == ("4p", "4p", "BP")
+    view = table_view(rec, 3)
+    assert view.seats[0].flowers == ("k2",) and view.seats[0].flowers_at_start == (True,)
+    assert view.seats[1].melds[0].tiles == ("4p", "4p", "BP")
+    assert view.seats[1].extras == (("khung", "4p4pBP reads 4p4p4p"),)
     assert "Blue khung Văn 2 (any dots)" in describe(rec, 3)
-    assert 'data-tile="BP"' in ledger_html(view)
+    assert 'data-tile="BP"' in table_html(view)
 
 
 def test_an_unknown_event_type_is_shown_as_recorded() -> None:
     rec = american_hand()
     rec["events"] = [*rec["events"][:2], {"type": "tea_break", "seat": 1, "minutes": 5}]
     assert describe(rec, 2) == "event 2: tea_break (seat=1, minutes=5)"
-    view = ledger_view(rec, 2)  # changes nothing, raises nothing
-    assert view.seats[1].concealed == ledger_view(rec, 1).seats[1].concealed
+    view = table_view(rec, 2)  # the engine stops at it (corrupt log): nothing moves
+    assert view.seats[1].concealed == table_view(rec, 1).seats[1].concealed
     findings = pl.DataFrame(
         [
             {
@@ -163,18 +171,16 @@ def test_an_unknown_event_type_is_shown_as_recorded() -> None:
     assert 'data-type="tea_break"' in html and ">X<" in html and "#fff3bf" in html
 
 
-def test_the_engines_own_view_when_it_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mjaudit.parts.dashboards.table_view import engine_position
-    from mjaudit.parts.replay.engine import run as engine
-
-    rec = chan_hands()[1]
-    monkeypatch.setattr(engine, "POSITIONS", {})
-    assert engine_position(rec, 4) is None  # no step-through: the page shows the ledger only
-    monkeypatch.setattr(engine, "POSITIONS", {"chan": lambda r, at, o=None: f"table at {at}"})
-    assert engine_position(rec, 4) == "table at 4" and engine_position(rec, -1) == "table at None"
-
-    def broken(record, at, overrides=None):  # type: ignore[no-untyped-def]
-        raise KeyError("x")
-
-    monkeypatch.setattr(engine, "POSITIONS", {"chan": broken})
-    assert "could not show this position: KeyError" in (engine_position(rec, 4) or "")
+@pytest.mark.parametrize("make", [american_hand, lambda: chan_hands()[1], vn160_hand])
+def test_show_prints_the_view_the_page_draws(make) -> None:  # type: ignore[no-untyped-def]
+    """One definition of the table after an event: `mjaudit show`'s text is the shared
+    renderer of the same view model the replayer draws."""
+    rec = make()
+    for at in (-1, 4, len(rec["events"]) - 1):
+        view = table_view(rec, at)
+        text = engine.position_text(rec, None if at < 0 else at)
+        assert text == position_text(view)
+        for s in view.seats:
+            assert f"seat {s.seat} {s.player}" in text
+            if s.concealed:
+                assert " ".join(s.concealed) in text

@@ -386,7 +386,8 @@ def test_F3_chow_not_from_left_loser_still_pays() -> None:
 
 
 def test_step_through_observer_and_replay_to() -> None:
-    from mjaudit.parts.replay.rulesets.vn160.render import position_text
+    from mjaudit.parts.replay.engine.view import position_text
+    from mjaudit.parts.replay.rulesets.vn160.render import view_of
     from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
     from mjaudit.parts.replay.rulesets.vn160.tiles import INDEX
 
@@ -397,8 +398,9 @@ def test_step_through_observer_and_replay_to() -> None:
     hand = replay_to(rec, 3)  # after S's chow
     assert hand.turn == 1 and [str(m) for m in hand.melds[1]] == ["[chow 1m2m3m <- 0]"]
     assert hand.declared[1] == [(INDEX["f3"], True)]
-    text = position_text(hand, 3)
-    assert "declared: f3*" in text and "after event 3: chow" in text
+    text = position_text(view_of(hand, 3))
+    assert "flowers:  f3^  (^ = declared at the start)" in text  # ^: in the initial phase
+    assert "after event 3: chow" in text
 
 
 def test_declared_khung_values_and_tong_hop_dau() -> None:

@@ -1,35 +1,52 @@
-"""The american table after one event as text, for ``mjaudit show``."""
+"""The american table after one event as the shared view model, read off the replay's own
+:class:`AmericanHand`: concealed tiles, exposures (jokers as ``J``), discards, the
+Charleston stage."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import findings_text
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView, build_view
+from mjaudit.parts.replay.rulesets.american.hand import WIND_NAMES, AmericanHand
 from mjaudit.parts.replay.rulesets.american.replayer import replay_to
 
+# An exposure is named by its size (§4.1): a pung of three up to a sextet of six.
+GROUP_NAMES = {2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
 
-def position_text(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    """Concealed tiles, exposures (jokers marked), discards, the Charleston stage, wall."""
-    hand = replay_to(record, at, overrides)
-    head = f"game {record['game_id']} hand {record['hand_no']} (american)"
-    step = (
-        f"after event {at}: {record['events'][at]['type']}" if at is not None else "after the deal"
+
+def _seat(hand: AmericanHand, seat: int) -> SeatState:
+    return SeatState(
+        concealed=None if hand.partial else tuple(hand.concealed_codes(seat)),
+        melds=tuple(
+            MeldView(GROUP_NAMES.get(len(e.tiles), "group"), tuple(e.tiles), e.from_seat)
+            for e in hand.exposures[seat]
+        ),
+        discards=tuple((t, False) for t in hand.discards[seat]),
+        status=(f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else (),
+        wind=WIND_NAMES[(seat - hand.dealer) % len(WIND_NAMES)],
     )
+
+
+def view_of(hand: AmericanHand, at: int | None) -> TableView:
+    """The view model of a stepped :class:`AmericanHand`."""
     stage = hand.phase
     if hand.phase == "charleston" and hand.charleston_next is not None:
         stage += f", next pass {hand.charleston_next}"
-    lines = [f"{head}, {step}", f"  phase: {stage}; wall: {hand.remaining} tiles undrawn"]
-    for seat, name in enumerate(record["players"]):
-        marker = " (East)" if seat == hand.dealer else ""
-        dead = f" DEAD ({hand.dead[seat]})" if seat in hand.dead else ""
-        lines.append(f"  seat {seat} {name}{marker}{dead}")
-        concealed = "unknown" if hand.partial else " ".join(hand.concealed_codes(seat)) or "-"
-        lines.append(f"    hand:      {concealed}")
-        exposed = "  ".join(" ".join(e.tiles) for e in hand.exposures[seat]) or "-"
-        lines.append(f"    exposures: {exposed}")
-        lines.append(f"    discards:  {' '.join(hand.discards[seat]) or '-'}")
-    lines.extend(findings_text(hand.findings, at))
-    return "\n".join(lines)
+    return build_view(
+        hand.record,
+        at,
+        [_seat(hand, s) for s in range(len(hand.record["players"]))],
+        hand.findings,
+        stock=hand.remaining,
+        dealer=hand.dealer,
+        turn=hand.turn,
+        extras=(("phase", stage),),
+    )
+
+
+def american_view(
+    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+) -> TableView:
+    """The table after event ``at`` (None: after the deal) of an american hand."""
+    return view_of(replay_to(record, at, overrides), at)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset
 from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.american.position import position_text
+from mjaudit.parts.replay.rulesets.american.position import american_view
 from mjaudit.parts.replay.rulesets.american.replayer import replay_american
 from mjaudit.parts.replay.rulesets.american.score import score
 
@@ -21,7 +21,7 @@ RULESETS = (
         "american",
         replay_american,
         OPTION_NAMES,
-        position_text,
+        american_view,
         score_line,
         uses_cards=True,
         scorer=score,

@@ -56,6 +56,8 @@ SEATS = ("E", "S", "W", "N")  # §0: E=1 … N=4; play passes E -> S -> W -> N
 SIZES = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}  # §4.3, the log's call types
 _CODE = re.compile(r"(?P<run>[1-9]+)(?P<suit>[mps])|[fg][1-4]|FL|[ESWNCFPJ]")
 _TILES = "a tile code (1m-9m, 1p-9p, 1s-9s, E S W N, C F P, f1-f4, g1-g4, FL, J)"
+#: Where the rules value a card hand: every card hand's line cites it (and the rules page).
+CARD_HAND_SECTION = "american §7.1"
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ def score(ruleset_id: str, request: ScoreRequest) -> ScoreReport:
     line = PatternLine(
         h.id,
         best.final,
-        "american §7.1",
+        CARD_HAND_SECTION,
         f"{'C' if h.concealed else 'X'} {h.display}; {_bonus_note(best, ev.jokers)}",
     )
     deltas = settle(best.final, winner, discarder, opts.point_value)

@@ -1,62 +1,83 @@
-"""A chắn table position as text, for ``mjaudit show`` (step-through replay).
-
-Cards are shown by code with their Vietnamese name and colour where it helps a referee:
-``8v(bát vạn, đỏ)`` is too long for a whole hand, so hands use codes and the live card
-and the cửa tops use :func:`replay.chan.cards.display`.
-"""
+"""A chắn table after one event as the shared view model, read off the replay's own
+:class:`ChanHand`: hands by code in the deck's order, the groups on the mat (chiếu), each
+cửa, the live card, and per player the arrangement of the hand (chắn, cạ, què) and, at
+19 cards, the cards it waits on (one line: a printed report keeps a table on one page)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView, build_view
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, display
 from mjaudit.parts.replay.rulesets.chan.combos import arrange
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_to
 from mjaudit.parts.replay.rulesets.chan.state import ChanHand
 
 
-def _hand(hand: ChanHand, p: int) -> str:
+def _from(hand: ChanHand, index: int | None) -> int | None:
+    """The cửa a group's eaten card came from: the ``from`` of the event that made it."""
+    events = hand.record.get("events") or []
+    if index is None or not 0 <= index < len(events):
+        return None
+    frm = events[index].get("from")
+    return frm if isinstance(frm, int) and not isinstance(frm, bool) else None
+
+
+def _seat(hand: ChanHand, p: int) -> SeatState:
     counts = hand.concealed(p)
-    return " ".join(c for c in CARDS for _ in range(counts[c])) or "-"
+    status = []
+    if p in hand.out:
+        status.append(f"out: {hand.out[p][1]}")
+    if p in hand.barred:
+        status.append("barred (bỏ ù)")
+    if p in hand.cannot_win:
+        status.append(f"cannot win: {hand.cannot_win[p]}")
+    arr = arrange(counts)
+    shape = f"{len(arr.chan)} chắn, {len(arr.ca)} cạ, què: {' '.join(arr.que) or '-'}"
+    waits = hand.wait(p) if hand.holding(p) == 19 else frozenset()
+    if waits:
+        shape += f"; chờ: {' '.join(sorted(waits))}"
+    row = hand.rows[p]
+    return SeatState(
+        concealed=tuple(c for c in CARDS for _ in range(counts[c])),
+        melds=tuple(
+            MeldView(e.how, tuple(e.cards), _from(hand, e.index)) for e in hand.exposed_of(p)
+        ),
+        discards=tuple((c, False) for c in row),
+        status=tuple(status),
+        extras=(("arrangement", shape),),
+    )
 
 
-def position_text(hand: ChanHand, at: int | None) -> str:
-    red = hand.opts.red_cards
+def view_of(hand: ChanHand, at: int | None) -> TableView:
+    """The view model of a stepped :class:`ChanHand`."""
     names = hand.record["players"]
-    head = "after the deal" if at is None else f"after event {at}"
-    lines = [f"{head}: nọc {hand.stock_left} cards, turn {names[hand.turn]} ({hand.phase})"]
+    extras = [("phase", hand.phase)]
     if hand.live is not None:
         lv = hand.live
-        lines.append(
-            f"live card: {lv.card} {display(lv.card, red)} on {names[lv.owner]}'s cửa ({lv.kind})"
+        extras.append(
+            (
+                "live card",
+                f"{lv.card} {display(lv.card, hand.opts.red_cards)} on {names[lv.owner]}'s cửa ({lv.kind})",
+            )
         )
-    for p in range(hand.n):
-        tag = " (cái)" if p == hand.dealer else ""
-        status = []
-        if p in hand.out:
-            status.append(f"out: {hand.out[p][1]}")
-        if p in hand.barred:
-            status.append("barred (bỏ ù)")
-        if p in hand.cannot_win:
-            status.append(f"cannot win: {hand.cannot_win[p]}")
-        lines.append(f"{names[p]}{tag}{' [' + '; '.join(status) + ']' if status else ''}")
-        lines.append(f"  hand: {_hand(hand, p)}")
-        arr = arrange(hand.concealed(p))
-        lines.append(f"  {len(arr.chan)} chắn, {len(arr.ca)} cạ, què: {' '.join(arr.que) or '-'}")
-        mat = "  ".join(" ".join(e.cards) for e in hand.exposed_of(p)) or "-"
-        lines.append(f"  chiếu: {mat}")
-        row = hand.rows[p]
-        top = f" (top {display(row[-1], red)})" if row else ""
-        lines.append(f"  cửa chì: {' '.join(row) or '-'}{top}")
-        ws = hand.wait(p) if hand.holding(p) == 19 else frozenset()
-        if ws:
-            lines.append(f"  chờ: {' '.join(sorted(ws))}")
-    return "\n".join(lines)
+    return build_view(
+        hand.record,
+        at,
+        [_seat(hand, p) for p in range(hand.n)],
+        hand.findings,
+        pieces="cards",
+        stock=hand.stock_left,
+        dealer=hand.dealer,
+        turn=hand.turn,
+        extras=tuple(extras),
+        draws_face_up=True,  # bốc nọc: the card is turned face up onto the drawer's cửa
+    )
 
 
-def chan_position(
+def chan_view(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
-    """The engine's ``POSITIONS`` entry for ``chan``."""
-    return position_text(replay_to(record, at, overrides), at)
+) -> TableView:
+    """The table after event ``at`` (None: after the deal) of a chắn hand."""
+    return view_of(replay_to(record, at, overrides), at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset
 from mjaudit.parts.replay.rulesets.chan.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.chan.render import chan_position
+from mjaudit.parts.replay.rulesets.chan.render import chan_view
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_chan
 from mjaudit.parts.replay.rulesets.chan.score import score_chan
 
@@ -21,7 +21,7 @@ RULESETS = (
         "chan",
         replay_chan,
         OPTION_NAMES,
-        chan_position,
+        chan_view,
         score_line,
         scorer=score_chan,
         unit="điểm",

@@ -304,6 +304,14 @@ def _reading(hand: ChanHand, facts: WinFacts, opts: ChanOptions) -> str:
     )
 
 
+def section(line_id: str, table: Mapping[str, object]) -> str:
+    """Where the rules define a line of the score (the docs' rules page cites the same):
+    xuông §7.1, a cước of ``table`` §7.3, anything else (a gà) §7.5."""
+    if line_id == "xuong":
+        return "chan §7.1"
+    return "chan §7.3" if line_id in table else "chan §7.5"
+
+
 def _patterns(s: Score, opts: ChanOptions) -> tuple[PatternLine, ...]:
     table = table_for(opts)
     out = []
@@ -315,10 +323,10 @@ def _patterns(s: Score, opts: ChanOptions) -> tuple[PatternLine, ...]:
                 if cid == "xuong"
                 else ("điểm, the largest" if i == 0 else "dịch")
             )
-            section = "chan §7.1" if cid == "xuong" else "chan §7.3"
-            out.append(PatternLine(cid, pts, section, f"{c.name}: {role}"))
+            out.append(PatternLine(cid, pts, section(cid, table), f"{c.name}: {role}"))
         else:
-            out.append(PatternLine(cid, pts, "chan §7.5", f"gà: {opts.ga_points} điểm"))
+            note = f"gà: {opts.ga_points} điểm"
+            out.append(PatternLine(cid, pts, section(cid, table), note))
     return tuple(out)
 
 

@@ -1,48 +1,48 @@
-"""A Hong Kong table position as text (``mjaudit show``): concealed tiles, melds, flowers,
-discards and the wall after one event, with the findings so far."""
+"""A Hong Kong table after one event as the shared view model (``mjaudit show``, the
+dashboard's replayer, ``mjaudit report``), read off the replay's own :class:`HKHand`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import findings_text
-from mjaudit.parts.replay.rulesets.hk.hand import CODES, HKHand
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView
+from mjaudit.parts.replay.rulesets.hk.hand import CODES, WIND_CODES, HKHand
 from mjaudit.parts.replay.rulesets.hk.replayer import replay_to
+from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
 
 
-def _tiles(counts: list[int]) -> str:
-    return " ".join(CODES[t] for t in range(len(counts)) for _ in range(counts[t])) or "-"
+def _wind(hand: HKHand, seat: int) -> str:
+    """Seat winds from the dealer; a two-player table plays East and West."""
+    if hand.n == 4:
+        return WIND_CODES[(seat - hand.dealer) % 4]
+    return "E" if seat == hand.dealer else "W"
 
 
-def position_text(hand: HKHand, at: int | None) -> str:
-    """The table at one event: concealed tiles, melds, flowers, discards, wall count."""
-    rec = hand.record
-    head = f"game {rec['game_id']} hand {rec['hand_no']} ({rec['ruleset']})"
-    step = f"after event {at}: {rec['events'][at]['type']}" if at is not None else "after the deal"
-    lines = [f"{head}, {step}", f"  wall: {hand.undrawn} tiles undrawn, {hand.live_count} live"]
-    for seat, name in enumerate(rec["players"]):
-        marker = " (dealer)" if seat == hand.dealer else ""
-        dead = f" DEAD ({hand.dead[seat]})" if seat in hand.dead else ""
-        lines.append(f"  seat {seat} {name}{marker}{dead}")
-        concealed = "unknown" if hand.partial else _tiles(hand.concealed[seat])
-        lines.append(f"    hand:     {concealed}")
-        melds = " ".join(str(m) for m in hand.melds[seat]) or "-"
-        lines.append(f"    melds:    {melds}")
-        if hand.flowers[seat]:
-            lines.append(f"    flowers:  {' '.join(CODES[t] for t in hand.flowers[seat])}")
-        discards = " ".join(CODES[d.tile] + ("*" if d.claimed else "") for d in hand.discards[seat])
-        lines.append(
-            f"    discards: {discards or '-'}  (* = claimed)"
-            if "*" in discards
-            else f"    discards: {discards or '-'}"
-        )
-    lines.extend(findings_text(hand.findings, at))
-    return "\n".join(lines)
+def _seat(hand: HKHand, seat: int) -> SeatState:
+    counts = hand.concealed[seat]
+    return SeatState(
+        concealed=None
+        if hand.partial
+        else tuple(CODES[t] for t in range(len(counts)) for _ in range(counts[t])),
+        melds=tuple(
+            MeldView(m.kind.value, tuple(CODES[t] for t in m.tiles), m.from_seat)
+            for m in hand.melds[seat]
+        ),
+        discards=tuple((CODES[d.tile], d.claimed) for d in hand.discards[seat]),
+        flowers=tuple(CODES[t] for t in hand.flowers[seat]),
+        status=(f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else (),
+        wind=_wind(hand, seat),
+    )
 
 
-def hk_position(
+def view_of(hand: HKHand, at: int | None) -> TableView:
+    """The view model of a stepped :class:`HKHand`."""
+    return mahjong_view(hand, at, _seat, WIND_CODES[hand.prevailing])
+
+
+def hk_view(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
+) -> TableView:
     """The table after event ``at`` (None: after the deal) of a Hong Kong hand."""
-    return position_text(replay_to(record, at, overrides), at)
+    return view_of(replay_to(record, at, overrides), at)

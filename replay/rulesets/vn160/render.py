@@ -1,8 +1,6 @@
-"""A ``vn-160`` table position as text (``mjaudit show``), like :func:`replay.hk.render.position_text`.
-
-A separate renderer because the vn-160 tile ints (flowers k/q, khung) are not the Hong Kong
-ones; the layout is the same, plus the declared bonus tiles (``*`` = declared at the start)
-and who has lost the right to win (mất ù).
+"""A ``vn-160`` table after one event as the shared view model, read off the replay's own
+:class:`VNHand`: the Hong Kong layout plus the declared bonus tiles (flagged when declared
+at the start), who has lost the right to win (mất ù) and what each khung in a set reads as.
 """
 
 from __future__ import annotations
@@ -10,36 +8,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import findings_text
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView
+from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
 from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
 from mjaudit.parts.replay.rulesets.vn160.tiles import CODES
 
 
-def position_text(hand: VNHand, at: int | None) -> str:
-    """The table after event ``at``: concealed tiles, sets, declared tiles, discards, wall."""
-    rec = hand.record
-    head = f"game {rec['game_id']} hand {rec['hand_no']} ({rec['ruleset']})"
-    step = f"after event {at}: {rec['events'][at]['type']}" if at is not None else "after the deal"
-    lines = [f"{head}, {step}", f"  wall: {hand.undrawn} tiles undrawn, {hand.live_count} live"]
-    for seat, name in enumerate(rec["players"]):
-        marker = " (dealer)" if seat == hand.dealer else ""
-        lost = f" MAT U ({hand.mat_u[seat]})" if seat in hand.mat_u else ""
-        lines.append(f"  seat {seat} {name} [{hand.wind(seat)}]{marker}{lost}")
-        concealed = "unknown" if hand.partial else " ".join(hand.concealed_codes(seat)) or "-"
-        lines.append(f"    hand:     {concealed}")
-        lines.append(f"    sets:     {' '.join(str(m) for m in hand.melds[seat]) or '-'}")
-        if hand.declared[seat]:
-            shown = " ".join(CODES[t] + ("*" if start else "") for t, start in hand.declared[seat])
-            lines.append(f"    declared: {shown}")
-        discards = " ".join(CODES[d.tile] + ("^" if d.claimed else "") for d in hand.discards[seat])
-        lines.append(f"    discards: {discards or '-'}")
-    lines.extend(findings_text(hand.findings, at))
-    return "\n".join(lines)
+def _seat(hand: VNHand, seat: int) -> SeatState:
+    melds = hand.melds[seat]
+    readings = [
+        f"{''.join(CODES[t] for t in m.tiles)} reads {''.join(CODES[t] for t in m.meld.tiles)}"
+        for m in melds
+        if m.khung
+    ]
+    return SeatState(
+        concealed=None if hand.partial else hand.concealed_codes(seat),
+        melds=tuple(
+            MeldView(m.kind.value, tuple(CODES[t] for t in m.tiles), m.from_seat) for m in melds
+        ),
+        discards=tuple((CODES[d.tile], d.claimed) for d in hand.discards[seat]),
+        flowers=tuple(CODES[t] for t, _ in hand.declared[seat]),
+        flowers_at_start=tuple(start for _, start in hand.declared[seat]),
+        status=(f"MAT U ({hand.mat_u[seat]})",) if seat in hand.mat_u else (),
+        wind=hand.wind(seat),
+        extras=(("khung", "; ".join(readings)),) if readings else (),
+    )
 
 
-def vn160_position(
+def view_of(hand: VNHand, at: int | None) -> TableView:
+    """The view model of a stepped :class:`VNHand`."""
+    return mahjong_view(hand, at, _seat, hand.record.get("prevailing_wind") or "E")
+
+
+def vn160_view(
     record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> str:
+) -> TableView:
     """The table after event ``at`` (None: after the deal) of a vn-160 hand."""
-    return position_text(replay_to(record, at, overrides), at)
+    return view_of(replay_to(record, at, overrides), at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset
 from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.vn160.render import vn160_position
+from mjaudit.parts.replay.rulesets.vn160.render import vn160_view
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_vn160
 from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
 
@@ -22,7 +22,7 @@ RULESETS = (
         "vn-160",
         replay_vn160,
         OPTION_NAMES,
-        vn160_position,
+        vn160_view,
         score_line,
         scorer=score_vn160,
         unit="phán",
