@@ -9,9 +9,10 @@ it with its own tiles, checklist codes and sentences, calls and scoring; the hot
 (a ruleset's inline draw/discard loop) stay in the ruleset, on the same attributes.
 
 A subclass sets, as class attributes, the codes this module records under the ruleset's
-name for them (``AFTER_END``, ``UNKNOWN_ACTION``), its tile index (``TILE_INDEX``) and its
-event handlers (``HANDLERS``, ``on_<type>`` methods), and defines :meth:`wind`,
-:meth:`lose_right`, :meth:`false_win` and :meth:`claim`.
+name for them (``AFTER_END``, ``UNKNOWN_ACTION``) and their sentences (``UNKNOWN_TEXT``,
+``EARLY_DRAW_TEXT``), its tiles (``TILE_INDEX``, ``CODES``) and its event handlers
+(``HANDLERS = handlers(cls)``, from its ``on_<type>`` methods and these), and defines
+:meth:`wind`, :meth:`lose_right`, :meth:`false_win` and :meth:`claim`.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class MahjongHand(MahjongTurns, HandFindings):
     findings: list[Finding] = field(default_factory=list)
 
     # Set (to the sentence's tail) when every violation is also CORRUPT_LOG (a hk option).
-    hard_violation_note: ClassVar[str | None] = None
+    hard_violation_note: str | None = field(default=None, init=False, repr=False)
 
     def init_table(self, n: int, n_kinds: int) -> None:
         """The state every hand starts from (a subclass adds its own and sets ``limits``,
