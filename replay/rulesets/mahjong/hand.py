@@ -61,17 +61,16 @@ class MahjongHand(MahjongTurns, HandFindings):
     hard_violation_note: str | None = field(default=None, init=False, repr=False)
 
     def init_table(self, n: int, n_kinds: int) -> None:
-        """The state every hand starts from (a subclass adds its own and sets ``limits``,
-        ``undrawn``, ``reserve``, ``phase``, ``owes`` and ``rob``)."""
+        """The state every hand starts from (a subclass adds its own and sets ``melds`` and
+        ``discards`` (one list a seat, of its own types), ``limits``, ``undrawn``,
+        ``reserve``, ``phase``, ``owes`` and ``rob``)."""
         self.n: int = n
         self.dealer: int = self.record["dealer"]
         self.stopped = False
         self.ended_by = "unfinished"
         self.concealed = [[0] * n_kinds for _ in range(n)]
         self.n_tiles = [0] * n  # concealed tiles that count for the hand size
-        self.melds: list[list[Any]] = [[] for _ in range(n)]
         self.n_sets = [0] * n  # declared sets, valid or not (size counts them)
-        self.discards: list[list[Any]] = [[] for _ in range(n)]
         self.dead: dict[int, str] = {}  # seats that lost the right to win, with the code
         self.size_flagged: set[int] = set()
         self.seen = [0] * n_kinds
