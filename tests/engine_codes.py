@@ -9,8 +9,10 @@ constants its code argument can hold. A code argument this module cannot follow 
 constants is reported as unresolved, and the docs test fails on it: a new way of naming a
 code must be taught here rather than silently missed.
 
-The shared modules a family imports functions from (``replay.rotation``,
-``replay.recorded``...) count as part of the family: their codes are emitted in its hands.
+The shared modules a family imports functions or classes from (``replay.rotation``,
+``replay.recorded``, the mahjong hand state...) count as part of the family: their codes are
+emitted in its hands. A shared base class may record a code its subclass names as a class
+attribute (``self.AFTER_END``, ``AFTER_END = "EVENT_AFTER_END"``).
 """
 
 from __future__ import annotations
@@ -59,14 +61,18 @@ class _Source:
     tree: ast.Module
     only: frozenset[str] | None  # None: the whole module; else these top-level functions
 
-    def functions(self) -> Iterator[ast.FunctionDef]:
-        """Every function (methods and nested ones included) of the part that counts."""
-        tops = [
+    def tops(self) -> list[ast.stmt]:
+        """The top-level statements that count: all, or the functions and classes imported."""
+        return [
             top
             for top in self.tree.body
-            if self.only is None or (isinstance(top, ast.FunctionDef) and top.name in self.only)
+            if self.only is None
+            or (isinstance(top, (ast.FunctionDef, ast.ClassDef)) and top.name in self.only)
         ]
-        for top in tops:
+
+    def functions(self) -> Iterator[ast.FunctionDef]:
+        """Every function (methods and nested ones included) of the part that counts."""
+        for top in self.tops():
             for node in ast.walk(top):
                 if isinstance(node, ast.FunctionDef):
                     yield node
@@ -179,9 +185,27 @@ class _Resolver:
                                 found |= c
                                 given_none |= _is_none(k.value)
         found |= self._constructor_constants(name)
+        found |= self._class_constants(name)
         if found or given_none or self._defaults_to_none(name):
             return found, []
         return found, [f"attribute {name} set nowhere"]
+
+    def _class_constants(self, name: str) -> set[str]:
+        """``self.name``: a class attribute ``name = "CONSTANT"`` of a class in the family
+        (a shared base class reads the code its ruleset's subclass names)."""
+        found: set[str] = set()
+        for src in self.sources:
+            for top in src.tops():
+                for cls in (n for n in ast.walk(top) if isinstance(n, ast.ClassDef)):
+                    for stmt in cls.body:
+                        if (
+                            isinstance(stmt, ast.Assign)
+                            and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+                            and isinstance(stmt.value, ast.Constant)
+                            and isinstance(stmt.value.value, str)
+                        ):
+                            found.add(stmt.value.value)
+        return found
 
     def _defaults_to_none(self, name: str) -> bool:
         """A dataclass field ``name: ... = None`` that no call sets: it holds no code."""

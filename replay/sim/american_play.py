@@ -25,9 +25,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, cast
 
-from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.engine.findings import FindingClass, Stop, points
 from mjaudit.parts.replay.rulesets.american.card import Card, sample_card
 from mjaudit.parts.replay.rulesets.american.hand import (
     CALL_SIZES,
@@ -40,15 +41,20 @@ from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, opti
 from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND, kind
 from mjaudit.parts.replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
 from mjaudit.parts.replay.sim.core import (
+    HandSim,
     Label,
+    PlantLabel,
     Record,
     RulesetSimulator,
     SimulationError,
     Sitting,
     Venue,
+    canonical,
+    check_clean,
+    engine_stopped,
+    planted_labels,
     register,
 )
-from mjaudit.parts.schemas.records import RecordError, parse_object
 from mjaudit.parts.schemas.tiles import JOKER
 
 N = 4
@@ -57,7 +63,6 @@ SIZE_TYPE = {n: t for t, n in CALL_SIZES.items()}
 COURTESY = 7  # Plant.at_pass for the courtesy pass
 
 VIOL = FindingClass.PLAYER_VIOLATION.value
-AUDIT = FindingClass.SCORE_MISMATCH.value
 
 # Planted scenarios (the ``violation`` field of a label).
 JOKER_PASSED = "joker_passed"
@@ -112,7 +117,7 @@ class Plant:
     chance: float  # per opportunity, once past the delay
     at_pass: int = 1  # Charleston plants: the pass they take over
     at_wall_end: bool = False  # LATE_CALL: the last discard called for an exposure
-    labels: list[tuple[int, str, str, int | None, str | None]] = field(default_factory=list)
+    labels: list[PlantLabel] = field(default_factory=list)
     done: bool = False
     play_start: int | None = None
     pending: dict[int, str] = field(default_factory=dict)  # seat -> code at its next discard
@@ -122,7 +127,7 @@ class Plant:
     def label(
         self, index: int, code: str, seat: int | None, cls: str = VIOL, note: str | None = None
     ) -> None:
-        self.labels.append((index, code, cls, seat, note))
+        self.labels.append((index, code, cls, seat, None, note))
 
 
 def make_plant(rng: random.Random, rate: float) -> Plant | None:
@@ -140,7 +145,7 @@ def make_plant(rng: random.Random, rate: float) -> Plant | None:
     return plant
 
 
-class AmericanHandSim:
+class AmericanHandSim(HandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
     def __init__(
@@ -152,17 +157,12 @@ class AmericanHandSim:
         rng: random.Random,
         plant: Plant | None,
     ) -> None:
-        self.record = record
-        self.events: list[dict[str, Any]] = record["events"]
-        self.opts = opts
+        super().__init__(record, opts, bots, rng, plant)
         self.card = card
         self.model = CardModel.of(card)
         self.hand = AmericanHand(record, opts, card)
         self.wall: list[str] = record["wall"]
         self.dealer: int = record["dealer"]
-        self.bots = bots
-        self.rng = rng
-        self.plant = plant
         self._assessed: dict[int, Assessment | None] = {}
         self._concealed: dict[int, list[int]] = {}
 
@@ -172,10 +172,8 @@ class AmericanHandSim:
         try:
             self.hand.apply(ev)
         except Stop:
-            f = self.hand.findings[-1]
-            raise SimulationError(
-                f"{self.record['game_id']} hand {self.record['hand_no']} event "
-                f"{len(self.events) - 1} {ev}: the engine stops with {f.code}: {f.message}"
+            raise engine_stopped(
+                self.record, len(self.events) - 1, ev, self.hand.findings[-1]
             ) from None
         i = len(self.events) - 1
         if ev["type"] in ("charleston_pass", "courtesy_pass"):
@@ -811,23 +809,19 @@ class AmericanHandSim:
 # -- the record's result -------------------------------------------------------------------
 
 
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else x
-
-
 def result_of(hs: AmericanHandSim) -> dict[str, Any]:
     h = hs.hand
     deltas = h.settlement()
     if deltas is None:
         raise SimulationError(f"{hs.record['game_id']}: the hand cannot be settled ({h.ended_by})")
-    out: dict[str, Any] = {"winners": [], "deltas": [_num(d) for d in deltas]}
+    out: dict[str, Any] = {"winners": [], "deltas": [points(d) for d in deltas]}
     if h.win is not None and h.win.match is not None:
         out["winners"] = [h.win.seat]
         out["fan"] = h.win.match.final
         out["patterns"] = [h.win.match.hand.id]
     if h.penalties:
         out["penalties"] = [
-            {"seat": s, "code": c, "deltas": [_num(x) for x in d]} for s, c, d in h.penalties
+            {"seat": s, "code": c, "deltas": [points(x) for x in d]} for s, c, d in h.penalties
         ]
     return out
 
@@ -861,9 +855,9 @@ def wrong_payment(result: dict[str, Any], rng: random.Random) -> str:
     else:
         factor = 0.5 if v % 2 == 0 and rng.random() < 0.5 else 2
         d = [x * factor for x in d]
-        result["fan"] = _num(v * factor)
+        result["fan"] = points(v * factor)
         what = "the jokerless double " + ("forgotten" if factor == 0.5 else "wrongly given")
-    result["deltas"] = [_num(x) for x in d]
+    result["deltas"] = [points(x) for x in d]
     return what
 
 
@@ -921,30 +915,20 @@ def play_sitting(
         hs = AmericanHandSim(record, opts, card, bots, rng, plant)
         hs.run()
         result = result_of(hs)
-        serious = [f for f in hs.hand.findings if f.cls in SERIOUS]
-        if plant is None and serious:
-            f = serious[0]
-            raise SimulationError(
-                f"{sitting.game_id} hand {hand_no}: a clean hand has the finding {f.code} "
-                f"at event {f.event_index}: {f.message}"
-            )
         labels: list[Label] = []
-        if plant is not None:
-            if plant.kind == RECORDED_RESULT_MISMATCH or not plant.labels:
-                what = wrong_payment(result, rng)
-                if plant.kind != RECORDED_RESULT_MISMATCH:
-                    plant.kind = f"{RECORDED_RESULT_MISMATCH} (no chance for {plant.kind})"
-                plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", None, AUDIT, what)
-            labels = [
-                Label(sitting.game_id, hand_no, i, code, cls, seat, plant.kind, None, note)
-                for i, code, cls, seat, note in plant.labels
-            ]
+        if plant is None:
+            check_clean(record, hs.hand)
+        else:
+            labels = planted_labels(
+                plant,
+                record,
+                partial(wrong_payment, result, rng),
+                code="RESULT_MISMATCH",
+                scenario=RECORDED_RESULT_MISMATCH,
+                due=plant.kind == RECORDED_RESULT_MISMATCH,
+            )
         record["result"] = result
-        try:
-            canonical = parse_object(record).record
-        except RecordError as exc:  # pragma: no cover - a simulator bug
-            raise SimulationError(f"{sitting.game_id} hand {hand_no}: {exc}") from None
-        yield canonical, labels
+        yield canonical(record), labels
         dealer = (dealer + 1) % N
         at += timedelta(minutes=3 + round(len(record["events"]) * 0.05) + rng.randint(0, 3))
 

@@ -32,9 +32,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, cast
 
-from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass
+from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, points
 from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import (
     CARDS,
@@ -70,22 +71,25 @@ from mjaudit.parts.replay.rulesets.chan.state import (
 )
 from mjaudit.parts.replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
 from mjaudit.parts.replay.sim.core import (
+    HandSim,
     Label,
+    PlantLabel,
     Record,
     RulesetSimulator,
     SimulationError,
     Sitting,
     Venue,
+    canonical,
+    engine_stopped,
+    planted_labels,
     register,
 )
-from mjaudit.parts.schemas.records import RecordError, parse_object
 
 N_PLAYERS = 4
 HANDS_PER_SITTING = (14, 22)
 SHARE_4_11 = 0.25  # sittings played in the Ù 4-11 mode
 
 VIOL = FindingClass.PLAYER_VIOLATION.value
-AUDIT = FindingClass.SCORE_MISMATCH.value
 
 # Planted scenarios (the ``violation`` field of a label) -> the code they aim at.
 TARGETS: dict[str, str] = {
@@ -165,7 +169,7 @@ class Plant:
     kind: str
     earliest: int  # no takeover before this event index (spreads breaks over the hand)
     chance: float  # per opportunity, once past ``earliest``
-    labels: list[tuple[int | None, str, str, int | None, str | None]] = field(default_factory=list)
+    labels: list[PlantLabel] = field(default_factory=list)
     done: bool = False
     setup: bool = False  # the setup move of a two-step error was made
     memo: dict[str, Any] = field(default_factory=dict)
@@ -177,7 +181,7 @@ class Plant:
     def label(
         self, index: int | None, code: str, cls: str, seat: int | None, note: str | None = None
     ) -> None:
-        self.labels.append((index, code, cls, seat, note))
+        self.labels.append((index, code, cls, seat, None, note))
 
 
 def make_plant(rng: random.Random, rate: float, mode_4_11: bool, hand_no: int) -> Plant | None:
@@ -234,7 +238,7 @@ class EatPlan:
     placement: str | None = None
 
 
-class ChanHandSim:
+class ChanHandSim(HandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
     def __init__(
@@ -245,14 +249,9 @@ class ChanHandSim:
         rng: random.Random,
         plant: Plant | None,
     ) -> None:
-        self.record = record
-        self.events: list[dict[str, Any]] = record["events"]
-        self.opts = opts
+        super().__init__(record, opts, bots, rng, plant)
         self.hand = ChanHand(record, opts, record.get("previous_hand"))
         self.n = len(record["players"])
-        self.bots = bots
-        self.rng = rng
-        self.plant = plant
         self.planned: str | None = None  # the discard chosen with the eat that precedes it
         self.limit = 1 if opts.last_stock_card_dead else 0
 
@@ -271,10 +270,7 @@ class ChanHandSim:
         try:
             h.step(i, ev)
         except Stop:
-            f = h.findings[-1]
-            raise self.fail(
-                f"event {i} {ev}: the engine stops with {f.code}: {f.message}"
-            ) from None
+            raise engine_stopped(self.record, i, ev, h.findings[-1]) from None
         got = [(f.code, f.seat) for f in h.findings[n0:] if f.cls in SERIOUS]
         if Counter(got) != Counter(expect):
             raise self.fail(f"event {i} {ev}: predicted {expect}, the engine reports {got}")
@@ -1081,10 +1077,6 @@ class ChanHandSim:
 # -- the record's result -----------------------------------------------------------------
 
 
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else x
-
-
 def hand_result(sim: ChanHandSim) -> dict[str, Any]:
     """The result as a scorer at the table would record it: the engine's settlement."""
     h = sim.hand
@@ -1103,7 +1095,7 @@ def hand_result(sim: ChanHandSim) -> dict[str, Any]:
         out["fan"] = rep.fan
         out["patterns"] = list(rep.extras["declared"])
     if rep.deltas is not None:
-        out["deltas"] = [_num(d) for d in rep.deltas]
+        out["deltas"] = [points(d) for d in rep.deltas]
     pens = _effective_penalties(h)
     if pens:
         out["penalties"] = [{"seat": s, "code": c} for s, c in pens]
@@ -1138,7 +1130,7 @@ def wrong_payment(result: dict[str, Any], rng: random.Random) -> str:
             d[gainer] -= d[payer]
             d[payer] *= 2
             what = "the payer recorded paying double"
-    result["deltas"] = [_num(x) for x in d]
+    result["deltas"] = [points(x) for x in d]
     return what
 
 
@@ -1261,23 +1253,17 @@ def play_sitting(
         result = hand_result(hs)
         labels: list[Label] = []
         if plant is not None:
-            if plant.kind == "recorded_result_mismatch" or not plant.labels:
-                what = wrong_payment(result, rng)
-                if plant.kind != "recorded_result_mismatch":
-                    plant.kind = f"recorded_result_mismatch (no chance for {plant.kind})"
-                last = len(record["events"]) - 1
-                plant.label(last, "RESULT_MISMATCH", AUDIT, None, note=what)
-            labels = [
-                Label(sitting.game_id, hand_no, i, code, cls, seat, plant.kind, None, note)  # type: ignore[arg-type]
-                for i, code, cls, seat, note in plant.labels
-            ]
+            labels = planted_labels(
+                plant,
+                record,
+                partial(wrong_payment, result, rng),
+                code="RESULT_MISMATCH",
+                scenario="recorded_result_mismatch",
+                due=plant.kind == "recorded_result_mismatch",
+            )
         record["result"] = result
         check_replay(record, labels)
-        try:
-            canonical = parse_object(record).record
-        except RecordError as exc:  # pragma: no cover - a simulator bug
-            raise SimulationError(f"{sitting.game_id} hand {hand_no}: {exc}") from None
-        yield canonical, labels
+        yield canonical(record), labels
         # §3.1: the next giver is this hand's winner (a false ù counts as a draw)
         h = hs.hand
         win = h.wins[0] if h.wins else None

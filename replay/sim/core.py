@@ -1,4 +1,7 @@
-"""What every ruleset's simulator shares: labels, the bot protocol, the registry, the club.
+"""What every ruleset's simulator shares: labels, the bot protocol, the registry, the club,
+and the planting framework's bookkeeping (a plant's labels, the fallback to a wrong
+recorded payment, the engine's stop and a clean hand's findings as simulator bugs, the
+canonical record).
 
 A ruleset plugs in by registering a :class:`RulesetSimulator`: a function that plays one
 whole sitting (rotation, rounds, hands) and yields each hand's canonical record with the
@@ -15,7 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass
+from mjaudit.parts.schemas.records import RecordError, parse_object
+
 Record = dict[str, Any]
+AUDIT = FindingClass.SCORE_MISMATCH.value
 
 
 class SimulationError(RuntimeError):
@@ -57,6 +64,90 @@ class Label:
         if self.note is not None:
             out["note"] = self.note
         return out
+
+
+# What a plant records as it takes over a decision: (event index, code, finding class,
+# seat, FALSE_WIN reason, note); it becomes a :class:`Label` once the hand is over.
+PlantLabel = tuple[int | None, str, str, int | None, str | None, str | None]
+
+
+class Planted(Protocol):
+    """A ruleset's planted scenario: its kind (the label's ``violation``) and labels."""
+
+    kind: str
+    labels: list[PlantLabel]
+
+
+def planted_labels(
+    plant: Planted,
+    record: Record,
+    falsify: Callable[[], str],
+    *,
+    code: str,
+    scenario: str,
+    due: bool,
+) -> list[Label]:
+    """The hand's labels. With ``due`` (the plant is a wrong payment) or when the plant
+    found no chance in play, ``falsify()`` changes the recorded result (it says how) and
+    the hand carries ``code`` instead, so about the requested share of hands has a label."""
+    if due or not plant.labels:
+        what = falsify()
+        if plant.kind != scenario:
+            plant.kind = f"{scenario} (no chance for {plant.kind})"
+        plant.labels.append((len(record["events"]) - 1, code, AUDIT, None, None, what))
+    game_id, hand_no = record["game_id"], record["hand_no"]
+    return [
+        Label(game_id, hand_no, i, c, cls, seat, plant.kind, reason, note)  # type: ignore[arg-type]
+        for i, c, cls, seat, reason, note in plant.labels
+    ]
+
+
+def canonical(record: Record) -> Record:
+    """The finished record as the log format reads it (an error is a simulator bug)."""
+    try:
+        return parse_object(record).record
+    except RecordError as exc:  # pragma: no cover - a simulator bug
+        raise SimulationError(f"{record['game_id']} hand {record['hand_no']}: {exc}") from None
+
+
+def engine_stopped(
+    record: Record, index: int, ev: dict[str, Any], found: Finding
+) -> SimulationError:
+    """The engine stopped on an event the simulator wrote (CORRUPT_LOG ``found``)."""
+    return SimulationError(
+        f"{record['game_id']} hand {record['hand_no']} event {index} {ev}: "
+        f"the engine stops with {found.code}: {found.message}"
+    )
+
+
+class HasFindings(Protocol):
+    findings: list[Finding]
+
+
+def check_clean(record: Record, hand: HasFindings) -> None:
+    """A hand with nothing planted must carry no serious finding (the simulator's promise)."""
+    serious = [f for f in hand.findings if f.cls in SERIOUS]
+    if serious:
+        f = serious[0]
+        raise SimulationError(
+            f"{record['game_id']} hand {record['hand_no']}: a clean hand has the finding "
+            f"{f.code} at event {f.event_index}: {f.message}"
+        )
+
+
+class HandSim:
+    """One hand being simulated: the record it writes event by event, the ruleset's
+    options, the seats' bots, the random source and the plant (None: a clean hand)."""
+
+    def __init__(
+        self, record: Record, opts: Any, bots: list[Any], rng: random.Random, plant: Any
+    ) -> None:
+        self.record = record
+        self.events: list[dict[str, Any]] = record["events"]
+        self.opts = opts
+        self.bots = bots
+        self.rng = rng
+        self.plant = plant
 
 
 class Bot(Protocol):

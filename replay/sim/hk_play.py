@@ -22,9 +22,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any, cast
 
-from mjaudit.parts.replay.engine.findings import FindingClass, Stop
+from mjaudit.parts.replay.engine.findings import FindingClass, points
 from mjaudit.parts.replay.rulesets.hk.hand import CODES, WALLS, WIND_CODES, HKHand
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
@@ -33,21 +34,23 @@ from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.sim.core import (
     Label,
+    PlantLabel,
     Record,
     RulesetSimulator,
     SimulationError,
     Sitting,
     Venue,
+    canonical,
+    planted_labels,
     register,
 )
 from mjaudit.parts.replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
+from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim, State
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten, waits
-from mjaudit.parts.schemas.records import RecordError, parse_object
 
 BONUS = 34
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 
-State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 
 # Planted scenarios (the ``violation`` field of a label).
 FALSE_WIN_INCOMPLETE = "false_win_incomplete"
@@ -81,7 +84,6 @@ MENUS: dict[str, tuple[str, ...]] = {
 
 VIOL = FindingClass.PLAYER_VIOLATION.value
 INFO = FindingClass.INFO.value
-AUDIT = FindingClass.SCORE_MISMATCH.value
 
 
 @dataclass
@@ -92,9 +94,7 @@ class Plant:
     earliest: int  # no takeover before this event index (spreads breaks over the hand)
     chance: float  # per opportunity, once past ``earliest``
     favoured: int | None = None  # Pao / nine-tile: the seat dealt a hand that leads there
-    labels: list[tuple[int, str, str, int | None, str | None, str | None]] = field(
-        default_factory=list
-    )
+    labels: list[PlantLabel] = field(default_factory=list)
     done: bool = False
     oblivious: int | None = None  # WIN_BY_DEAD_HAND: the dead seat that will declare a win
     pending: dict[int, str] = field(default_factory=dict)  # seat -> size code at next discard
@@ -123,7 +123,7 @@ def make_plant(rng: random.Random, rate: float, ruleset: str) -> Plant | None:
     return Plant(kind, earliest, 0.3 if common else 1.0)
 
 
-class HKHandSim:
+class HKHandSim(MahjongHandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
     def __init__(
@@ -135,33 +135,15 @@ class HKHandSim:
         rng: random.Random,
         plant: Plant | None,
     ) -> None:
-        self.record = record
-        self.events: list[dict[str, Any]] = record["events"]
-        self.opts = opts
+        super().__init__(record, opts, bots, rng, plant)
         self.hand = HKHand(record, opts)
         self.n = len(record["players"])
         self.dealer: int = record["dealer"]
         self.wall = wall  # tile ints of record["wall"]
-        self.bots = bots
-        self.rng = rng
-        self.plant = plant
         self.waits: list[tuple[int, ...]] = [() for _ in range(self.n)]
         self.classic = opts.is_classic
 
     # -- plumbing ----------------------------------------------------------------------
-
-    def emit(self, ev: dict[str, Any]) -> int:
-        i = len(self.events)
-        self.events.append(ev)
-        try:
-            self.hand.step(i, ev)
-        except Stop:
-            f = self.hand.findings[-1]
-            raise SimulationError(
-                f"{self.record['game_id']} hand {self.record['hand_no']} event {i} {ev}: "
-                f"the engine stops with {f.code}: {f.message}"
-            ) from None
-        return i
 
     def seat_wind(self, seat: int) -> int:
         if self.n == 2:
@@ -183,10 +165,6 @@ class HKHandSim:
                 len(h.melds[s]) >= 3 and s not in h.dead for s in range(self.n) if s != seat
             ),
         )
-
-    def inactive(self, seat: int) -> bool:
-        """A dead hand that knows it is dead: it plays on but never claims, kongs or wins."""
-        return seat in self.hand.dead and (self.plant is None or self.plant.oblivious != seat)
 
     def complete(self, seat: int, extra: int | None = None) -> bool:
         c = self.hand.concealed[seat][:34]
@@ -271,17 +249,7 @@ class HKHandSim:
         for s in range(self.n):
             if s != self.dealer:
                 self.update_waits(s)
-        state: State = ("act", self.dealer)
-        while state is not None:
-            step, seat = state
-            if step == "draw":
-                state = self.do_draw(seat)
-            elif step == "act":
-                state = self.do_act(seat)
-            elif step == "discard":
-                state = self.do_discard(seat)
-            else:
-                state = self.do_claims(seat)
+        self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
         if self.hand.live_count < 1:
@@ -307,35 +275,13 @@ class HKHandSim:
             ):
                 self.win(seat, t, None, score)
                 return None
-        if not self.inactive(seat) and h.live_count >= 1:
-            choice = self.own_kong(seat)
-            if choice is not None:
-                k, added = choice
-                self.emit(
-                    {
-                        "type": "added_kong" if added else "concealed_kong",
-                        "seat": seat,
-                        "tile": CODES[k],
-                    }
-                )
-                if added and self.rob(seat, k):
-                    return None
-                return ("act", seat) if self.replacement(seat) else None
+        choice = self.chosen_kong(seat)
+        if choice is not None:
+            k, added = choice
+            if added and self.rob(seat, k):
+                return None
+            return ("act", seat) if self.replacement(seat) else None
         return self.do_discard(seat)
-
-    def own_kong(self, seat: int) -> tuple[int, bool] | None:
-        h = self.hand
-        c = h.concealed[seat]
-        options = [(t, False) for t in range(34) if c[t] == 4]
-        options += [(m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]]
-        if not options:
-            return None
-        bot = self.bots[seat]
-        v = self.view(seat)
-        for t, added in sorted(options):
-            if bot.wants_own_kong(v, t, added):
-                return t, added
-        return None
 
     def rob(self, konger: int, t: int) -> bool:
         """Robbing the kong (§3.8): the nearest player the added tile completes wins on it."""
@@ -418,21 +364,6 @@ class HKHandSim:
                     return ("discard", s)
         return ("draw", order[0])
 
-    def chow_options(self, seat: int, t: int) -> list[tuple[int, int]]:
-        """The pairs of tiles in hand that make a chow with ``t`` (lowest run first)."""
-        if t >= 27:
-            return []
-        c = self.hand.concealed[seat]
-        r = t % 9
-        out = []
-        for low_rank in (r - 2, r - 1, r):
-            if 0 <= low_rank <= 6:
-                low = t - r + low_rank
-                a, b = (x for x in (low, low + 1, low + 2) if x != t)
-                if c[a] and c[b]:
-                    out.append((a, b))
-        return out
-
     def chow(self, seat: int, discarder: int, t: int, used: tuple[int, int]) -> int:
         run = sorted((t, *used))
         return self.emit(
@@ -447,13 +378,6 @@ class HKHandSim:
 
     # -- planting ------------------------------------------------------------------------
 
-    def _ready(self, p: Plant) -> bool:
-        return (
-            not p.done
-            and len(self.events) >= p.earliest
-            and (p.chance >= 1 or self.rng.random() < p.chance)
-        )
-
     def plant_act(self, seat: int) -> tuple[bool, State]:
         p = self.plant
         assert p is not None
@@ -464,7 +388,7 @@ class HKHandSim:
             p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BY_DEAD_HAND")
             p.oblivious = None
             return True, None
-        if seat in h.dead or not self._ready(p):
+        if seat in h.dead or not self.ready(p):
             return False, None
         kind = p.kind
         if kind == FALSE_WIN_INCOMPLETE and t is not None:
@@ -498,21 +422,7 @@ class HKHandSim:
                 return True, None
             return True, self.do_discard(seat)
         if kind == KONG_WITHOUT_REPLACEMENT and h.live_count >= 1:
-            c = h.concealed[seat]
-            options = [(k, False) for k in range(34) if c[k] == 4]
-            options += [
-                (m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]
-            ]
-            if options:
-                k, added = options[self.rng.randrange(len(options))]
-                self.emit(
-                    {
-                        "type": "added_kong" if added else "concealed_kong",
-                        "seat": seat,
-                        "tile": CODES[k],
-                    }
-                )
-                return True, self.kong_then_discard(seat)
+            return self.planted_kong(seat)
         return False, None
 
     def kong_then_discard(self, seat: int) -> State:
@@ -539,7 +449,7 @@ class HKHandSim:
             return True, None
         if p.forced is not None:
             return self.forced_claim(discarder, t)
-        if not self._ready(p):
+        if not self.ready(p):
             return False, None
         kind = p.kind
         order = [(discarder + k) % self.n for k in range(1, self.n)]
@@ -700,21 +610,17 @@ class HKHandSim:
             assert top is not None
             out["fan"] = top.fan
             out["patterns"] = list(top.instances)
-        out["deltas"] = [_num(d) for d in deltas]
+        out["deltas"] = [points(d) for d in deltas]
         if h.false_wins:
             out["penalties"] = [
                 {
                     "seat": c.seat,
                     "code": "FALSE_WIN",
-                    "deltas": [_num(d) for d in false_win_deltas(c.seat, self.opts)],
+                    "deltas": [points(d) for d in false_win_deltas(c.seat, self.opts)],
                 }
                 for c in h.false_wins
             ]
         return out
-
-
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else x
 
 
 def wrong_payment(result: dict[str, Any], rng: random.Random, unit: int) -> str:
@@ -745,7 +651,7 @@ def wrong_payment(result: dict[str, Any], rng: random.Random, unit: int) -> str:
             d[gainer] -= d[payer]
             d[payer] *= 2
             what = "the payer recorded paying double"
-    result["deltas"] = [_num(x) for x in d]
+    result["deltas"] = [points(x) for x in d]
     for pen in result.get("penalties", ()):
         pen["deltas"] = result["deltas"]
     return what
@@ -896,26 +802,16 @@ def play_sitting(
         result = hs.result()
         labels: list[Label] = []
         if plant is not None:
-            if plant.kind == RECORDED_RESULT_MISMATCH or not plant.labels:
-                what = wrong_payment(result, rng, unit)
-                violation = (
-                    RECORDED_RESULT_MISMATCH
-                    if plant.kind == RECORDED_RESULT_MISMATCH
-                    else f"{RECORDED_RESULT_MISMATCH} (no chance for {plant.kind})"
-                )
-                plant.label(len(record["events"]) - 1, "RECORDED_RESULT_MISMATCH", AUDIT, None,
-                            note=what)  # fmt: skip
-                plant.kind = violation
-            labels = [
-                Label(sitting.game_id, hand_no, i, code, cls, seat, plant.kind, reason, note)
-                for i, code, cls, seat, reason, note in plant.labels
-            ]
+            labels = planted_labels(
+                plant,
+                record,
+                partial(wrong_payment, result, rng, unit),
+                code="RECORDED_RESULT_MISMATCH",
+                scenario=RECORDED_RESULT_MISMATCH,
+                due=plant.kind == RECORDED_RESULT_MISMATCH,
+            )
         record["result"] = result
-        try:
-            canonical = parse_object(record).record
-        except RecordError as exc:  # pragma: no cover - a simulator bug
-            raise SimulationError(f"{sitting.game_id} hand {hand_no}: {exc}") from None
-        yield canonical, labels
+        yield canonical(record), labels
         h = hs.hand
         winners = result["winners"] if h.settled else []
         stays = h.ended_by in ("false_win", "abandon") or (

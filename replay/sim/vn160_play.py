@@ -27,11 +27,11 @@ import dataclasses
 import random
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, Stop
+from mjaudit.parts.replay.engine.findings import FindingClass, points
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
-from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.rulesets.vn160.hand import ACT, VNHand
 from mjaudit.parts.replay.rulesets.vn160.khung import is_winning, khung_domain
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions, options_for
@@ -46,25 +46,28 @@ from mjaudit.parts.replay.rulesets.vn160.tiles import (
     is_rh,
 )
 from mjaudit.parts.replay.sim.core import (
+    AUDIT,
     Label,
     Record,
     RulesetSimulator,
     SimulationError,
     Sitting,
     Venue,
+    canonical,
+    check_clean,
+    planted_labels,
     register,
 )
 from mjaudit.parts.replay.sim.hk_bot import SeatView
 from mjaudit.parts.replay.sim.hk_play import Plant, wrong_payment
+from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim, State
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten
 from mjaudit.parts.replay.sim.vn160_bot import VNBot, VNStyle
-from mjaudit.parts.schemas.records import RecordError, parse_object
 
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 DEALT = 53  # 13 × 4 + 1: the deal of §2.2 (dealer 14)
 RH = INDEX["RH"]
 
-State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 
 # Planted scenarios (the ``violation`` field of a label) and the codes they produce.
 FALSE_WIN_INCOMPLETE = "false_win_incomplete"  # FALSE_WIN / WIN_HAND_INCOMPLETE
@@ -108,7 +111,6 @@ _PATIENT = (
 )  # fmt: skip
 
 VIOL = FindingClass.PLAYER_VIOLATION.value
-AUDIT = FindingClass.SCORE_MISMATCH.value
 MIN_PHAN_SHARE = 0.25  # share of sittings played with the house minimum min_phan = 1
 
 
@@ -124,7 +126,7 @@ def make_plant(rng: random.Random, rate: float, opts: VNOptions) -> Plant | None
     return Plant(kind, earliest, 1.0 if patient else 0.3)
 
 
-class VNHandSim:
+class VNHandSim(MahjongHandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
     def __init__(
@@ -136,15 +138,10 @@ class VNHandSim:
         rng: random.Random,
         plant: Plant | None,
     ) -> None:
-        self.record = record
-        self.events: list[dict[str, Any]] = record["events"]
-        self.opts = opts
+        super().__init__(record, opts, bots, rng, plant)
         self.hand = VNHand(record, opts)
         self.dealer: int = record["dealer"]
         self.wall = wall
-        self.bots = bots
-        self.rng = rng
-        self.plant = plant
         self.visible = [0] * N_KINDS
         self.keep: set[tuple[int, int]] = set()  # (seat, tile): a flower left undeclared
         self.forgot_at_start: int | None = None  # seat that kept a flower past §2.3
@@ -153,19 +150,6 @@ class VNHandSim:
         self._near: dict[tuple[tuple[int, ...], int], int] = {}
 
     # -- plumbing ----------------------------------------------------------------------
-
-    def emit(self, ev: dict[str, Any]) -> int:
-        i = len(self.events)
-        self.events.append(ev)
-        try:
-            self.hand.step(i, ev)
-        except Stop:
-            f = self.hand.findings[-1]
-            raise SimulationError(
-                f"{self.record['game_id']} hand {self.record['hand_no']} event {i} {ev}: "
-                f"the engine stops with {f.code}: {f.message}"
-            ) from None
-        return i
 
     def label(self, index: int, code: str, seat: int | None, reason: str | None = None) -> None:
         p = self.plant
@@ -185,10 +169,6 @@ class VNHandSim:
             live_count=h.live_count,
             threat=any(len(h.melds[s]) >= 3 for s in range(4) if s != seat),
         )
-
-    def inactive(self, seat: int) -> bool:
-        """A player who has lost the right to win and knows it: plays on, claims nothing."""
-        return seat in self.hand.mat_u and (self.plant is None or self.plant.oblivious != seat)
 
     def khung(self, seat: int, rh_as_bt: bool = False) -> list[str]:
         c = self.hand.concealed[seat]
@@ -270,7 +250,7 @@ class VNHandSim:
             and p.kind == DRAW_INSTEAD_OF_REPLACEMENT
             and not h.initial
             and seat == h.turn
-            and self._ready(p)
+            and self.ready(p)
         ):
             i = self.emit({"type": "draw", "seat": seat, "tile": CODES[self.live_tile()]})
             self.label(i, "DRAW_WRONG_PLACE", seat)
@@ -347,17 +327,7 @@ class VNHandSim:
         self.hand.start()
         if not self.initial_phase():
             return
-        state: State = ("act", self.dealer)
-        while state is not None:
-            step, seat = state
-            if step == "draw":
-                state = self.do_draw(seat)
-            elif step == "act":
-                state = self.do_act(seat)
-            elif step == "discard":
-                state = self.do_discard(seat)
-            else:
-                state = self.do_claims(seat)
+        self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
         h = self.hand
@@ -391,18 +361,8 @@ class VNHandSim:
                 if score is not None and self.bots[seat].accepts_win(score.phan, h.live_count):
                     self.win(seat, t, None, score)
                     return None
-        if not self.inactive(seat) and h.live_count >= 1:
-            choice = self.own_kong(seat)
-            if choice is not None:
-                k, added = choice
-                self.emit(
-                    {
-                        "type": "added_kong" if added else "concealed_kong",
-                        "seat": seat,
-                        "tile": CODES[k],
-                    }
-                )
-                return ("act", seat) if self.replacement(seat) else None
+        if self.chosen_kong(seat) is not None:
+            return ("act", seat) if self.replacement(seat) else None
         return self.do_discard(seat)
 
     def self_draw_tile(self, seat: int) -> int | None:
@@ -415,20 +375,6 @@ class VNHandSim:
             if h.concealed[seat][last]:
                 return last
             return next((t for t in range(N_KINDS) if h.concealed[seat][t]), None)
-        return None
-
-    def own_kong(self, seat: int) -> tuple[int, bool] | None:
-        h = self.hand
-        c = h.concealed[seat]
-        options = [(t, False) for t in range(N_KINDS) if c[t] == 4]
-        options += [(m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]]
-        if not options:
-            return None
-        bot = self.bots[seat]
-        v = self.view(seat)
-        for t, added in sorted(options):
-            if bot.wants_own_kong(v, t, added):
-                return t, added
         return None
 
     def discard_choice(self, seat: int) -> int | None:
@@ -608,13 +554,6 @@ class VNHandSim:
 
     # -- planting ------------------------------------------------------------------------
 
-    def _ready(self, p: Plant) -> bool:
-        return (
-            not p.done
-            and len(self.events) >= p.earliest
-            and (p.chance >= 1 or self.rng.random() < p.chance)
-        )
-
     def active(self, seat: int) -> bool:
         return seat not in self.hand.mat_u
 
@@ -623,7 +562,7 @@ class VNHandSim:
         p = self.plant
         assert p is not None
         h = self.hand
-        if not self._ready(p) or h.initial:
+        if not self.ready(p) or h.initial:
             return False, None
         kind = p.kind
         if kind in (DRAW_FROM_REPLACEMENT_END, FALSE_WIN_AFTER_MAT_U) and self.active(seat):
@@ -713,7 +652,7 @@ class VNHandSim:
                 p.done = True
                 return True, None
             return False, None
-        if not self.active(seat) or not self._ready(p):
+        if not self.active(seat) or not self.ready(p):
             return False, None
         kind = p.kind
         if (
@@ -762,21 +701,7 @@ class VNHandSim:
                 return True, None
             return True, self.do_discard(seat)
         if kind == KONG_WITHOUT_REPLACEMENT and h.live_count >= 1:
-            c = h.concealed[seat]
-            options = [(k, False) for k in range(N_KINDS) if c[k] == 4]
-            options += [
-                (m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]
-            ]
-            if options:
-                k, added = options[self.rng.randrange(len(options))]
-                self.emit(
-                    {
-                        "type": "added_kong" if added else "concealed_kong",
-                        "seat": seat,
-                        "tile": CODES[k],
-                    }
-                )
-                return True, self.kong_then_discard(seat)
+            return self.planted_kong(seat)
         return False, None
 
     def kong_then_discard(self, seat: int) -> State:
@@ -822,7 +747,7 @@ class VNHandSim:
                 p.done = True
                 return True, None
             return False, None
-        if t >= N_KINDS or not self._ready(p):
+        if t >= N_KINDS or not self.ready(p):
             return False, None
         kind = p.kind
         if kind == FALSE_WIN_INCOMPLETE:
@@ -965,19 +890,10 @@ class VNHandSim:
 
     def natural_chows(self, seat: int, t: int) -> list[dict[str, Any]]:
         """Chow events (without seat/from) that ``seat`` could make with natural tiles."""
-        if t >= 27:
-            return []
-        c = self.hand.concealed[seat]
-        r = t % 9
-        out = []
-        for low_rank in (r - 2, r - 1, r):
-            if 0 <= low_rank <= 6:
-                low = t - r + low_rank
-                a, b = (x for x in (low, low + 1, low + 2) if x != t)
-                if c[a] and c[b]:
-                    run = sorted((t, a, b))
-                    out.append({"type": "chow", "tile": CODES[t], "tiles": [CODES[x] for x in run]})
-        return out
+        return [
+            {"type": "chow", "tile": CODES[t], "tiles": [CODES[x] for x in sorted((t, a, b))]}
+            for a, b in self.chow_options(seat, t)
+        ]
 
     # -- the record's result -----------------------------------------------------------
 
@@ -995,27 +911,12 @@ class VNHandSim:
             assert top is not None
             out["fan"] = top.phan
             out["patterns"] = list(top.instances)
-        out["deltas"] = [_num(d) for d in deltas]
+        out["deltas"] = [points(d) for d in deltas]
         if h.false_wins:
             out["penalties"] = [
-                {**pen, "deltas": [_num(d) for d in pen["deltas"]]} for pen in h.penalties()
+                {**pen, "deltas": [points(d) for d in pen["deltas"]]} for pen in h.penalties()
             ]
         return out
-
-
-def _num(x: float) -> int | float:
-    return int(x) if float(x).is_integer() else x
-
-
-def check_clean(record: Record, hand: VNHand) -> None:
-    """A hand with nothing planted must carry no serious finding (the simulator's promise)."""
-    serious = [f for f in hand.findings if f.cls in SERIOUS]
-    if serious:
-        f = serious[0]
-        raise SimulationError(
-            f"{record['game_id']} hand {record['hand_no']}: clean hand has {f.code} at event "
-            f"{f.event_index}: {f.message}"
-        )
 
 
 # -- deal and sittings ---------------------------------------------------------------------
@@ -1126,28 +1027,21 @@ def play_sitting(
         if plant is None:
             check_clean(record, hs.hand)
         else:
-            if plant.kind == RECORDED_PHAN_MISMATCH and result.get("fan") is not None:
+            phan = plant.kind == RECORDED_PHAN_MISMATCH and result.get("fan") is not None
+            if phan:
                 result["fan"] += 1 + rng.randrange(3)
                 plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
                             note="the phán recorded too high")  # fmt: skip
-            elif plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH) or not (
-                plant.labels
-            ):
-                what = wrong_payment(result, rng, 4)
-                if plant.kind != RECORDED_RESULT_MISMATCH:
-                    plant.kind = f"{RECORDED_RESULT_MISMATCH} (no chance for {plant.kind})"
-                plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
-                            note=what)  # fmt: skip
-            labels = [
-                Label(sitting.game_id, hand_no, i, code, cls, seat, plant.kind, reason, note)
-                for i, code, cls, seat, reason, note in plant.labels
-            ]
+            labels = planted_labels(
+                plant,
+                record,
+                partial(wrong_payment, result, rng, 4),
+                code="RESULT_MISMATCH",
+                scenario=RECORDED_RESULT_MISMATCH,
+                due=not phan and plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH),
+            )
         record["result"] = result
-        try:
-            canonical = parse_object(record).record
-        except RecordError as exc:  # pragma: no cover - a simulator bug
-            raise SimulationError(f"{sitting.game_id} hand {hand_no}: {exc}") from None
-        yield canonical, labels
+        yield canonical(record), labels
         h = hs.hand
         if h.ended_by == "win":
             stays = dealer in result["winners"] or dealer in [c.seat for c in h.settled]

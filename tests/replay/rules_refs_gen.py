@@ -30,15 +30,21 @@ SOURCES = {
 NOT_CODES = {"CORRUPT_LOG", "PLAYER_VIOLATION", "SCORE_MISMATCH", "INFO", "ENGINE_ERROR"}
 _CODE = re.compile(r"`([A-Z][A-Z0-9_]{2,})`")
 _HEADING = re.compile(r"^#{2,4}\s+(\d+(?:\.\d+)*)\.?\s")
+_MAHJONG_IMPORT = re.compile(r"rulesets\.mahjong\.(\w+) import")
 _SHARED = ("findings.py", "recorded.py", "rotation.py", "turns.py", "options.py")  # engine/
 
 
 def engine_codes(folder: str) -> set[str]:
-    """Every UPPER_SNAKE string literal of the folder's engine and the shared pieces."""
-    files = [
-        *(ROOT / "replay" / "rulesets" / folder).glob("*.py"),
-        *(ROOT / "replay" / "engine" / n for n in _SHARED),
-    ]
+    """Every UPPER_SNAKE string literal of the folder's engine and the shared pieces: the
+    engine's, and the modules of ``replay/rulesets/mahjong`` the folder imports (the shared
+    hand state records codes for the rulesets built on it)."""
+    own = sorted((ROOT / "replay" / "rulesets" / folder).glob("*.py"))
+    mahjong = {
+        ROOT / "replay" / "rulesets" / "mahjong" / f"{m}.py"
+        for path in own
+        for m in _MAHJONG_IMPORT.findall(path.read_text())
+    }
+    files = [*own, *sorted(mahjong), *(ROOT / "replay" / "engine" / n for n in _SHARED)]
     found: set[str] = set()
     for path in files:
         for node in ast.walk(ast.parse(path.read_text())):

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import gt, itemgetter
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import Finding, HandFindings
 from mjaudit.parts.replay.engine.turns import (
     ACT,
     DISCARD,
@@ -27,12 +26,13 @@ from mjaudit.parts.replay.engine.turns import (
     MUST_DISCARD,
     OWN_TURN,
     WAIT,
-    MahjongTurns,
     claim_of,
 )
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions
 from mjaudit.parts.replay.rulesets.hk.patterns import WinContext, WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas, settle
+from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand, handlers
+from mjaudit.parts.replay.rulesets.mahjong.hand import WinClaim as MahjongWinClaim
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 from mjaudit.parts.schemas.event_columns import event_field
 from mjaudit.parts.schemas.tiles import MAHJONG
@@ -100,21 +100,14 @@ class Discard:
 
 
 @dataclass
-class WinClaim:
-    """One ``win`` event, evaluated; claims on the same tile form a group (#39)."""
+class WinClaim(MahjongWinClaim[HandScore]):
+    """A win and the context it was scored in; claims on the same tile form a group (#39)."""
 
-    index: int
-    seat: int
-    tile: int
-    source: WinSource
-    discarder: int | None
-    score: HandScore | None
-    reason: str | None  # None = valid
     context: WinContext | None
 
 
 @dataclass
-class HKHand(MahjongTurns, HandFindings):
+class HKHand(MahjongHand):
     """One hand's table. After an out-of-turn draw or discard the table follows the log
     (§0, :mod:`replay.turns`): ``kept`` holds the entitled turn while it is still open."""
 
@@ -129,43 +122,39 @@ class HKHand(MahjongTurns, HandFindings):
         "kong_declared_this_turn",
         "kong_feed",
     )
+    AFTER_END = "ACTION_AFTER_HAND_END"
+    UNKNOWN_ACTION = "ACTION_UNKNOWN"
+    UNKNOWN_TEXT = "{kind} is not a {ruleset} action"
+    EARLY_DRAW_TEXT = (
+        "an exhaustive draw is recorded with {live} live tiles left",
+        "an exhaustive draw is recorded before the last tile was discarded",
+    )
+    TILE_INDEX = INDEX
+    CODES = CODES
 
-    record: dict[str, Any]
     opts: HKOptions
-    findings: list[Finding] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         rec = self.record
+        self.init_table(len(rec["players"]), N_TILES)  # n_tiles: non-bonus concealed tiles
         self.ruleset: str = rec["ruleset"]
-        self.n = len(rec["players"])
-        self.dealer: int = rec["dealer"]
         self.prevailing: int = WIND_CODES.index(rec.get("prevailing_wind") or "E")
-        self.stopped = False
-        self.ended_by = "unfinished"
-        self.concealed = [[0] * N_TILES for _ in range(self.n)]
-        self.n_tiles = [0] * self.n  # non-bonus concealed tiles, kept in step with `concealed`
         self.classic = self.opts.is_classic
+        if self.opts.violations_are_hard_errors:
+            self.hard_violation_note = " (violations_are_hard_errors is on)"
         self._settled: tuple[list[float] | None, int | None] | None = None
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
-        self.n_sets = [0] * self.n  # declared sets, valid or not (size counts them)
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
         self.discards: list[list[Discard]] = [[] for _ in range(self.n)]
-        self.dead: dict[int, str] = {}
-        self.size_flagged: set[int] = set()
-        self.seen = [0] * N_TILES
         self.visible = [0] * 34  # copies visible to all: discards, exposed melds, ckongs
-        self.turn = self.dealer
         self.phase = WAIT
-        self.initial = True  # before the dealer's first discard
         self.owes: dict[int, tuple[str, int]] = {}  # seat -> (flower|kong, event index)
         self.live: Discard | None = None
-        self.drawn: int | None = None  # the turn player's most recent draw this turn
         self.drawn_by_replacement = ""  # "" / "kong" / "flower"
         self.kong_chain = 0
         self.kong_declared_this_turn = False
         self.rob: tuple[int, int, MeldKind, int] | None = None  # seat, tile, kind, index
         self.kong_feed: tuple[int, int, int] | None = None  # warner W, feeder D, suit: trigger B
-        self.n_discards = 0
         self.warnings: list[tuple[int, int]] = []  # (seat, suit), in order of activation
         self.pending_warning: dict[int, int] = {}  # seat -> suit awaiting a declaration
         self.pao: dict[int, int] = {}
@@ -173,51 +162,44 @@ class HKHand(MahjongTurns, HandFindings):
         self.group: list[WinClaim] = []
         self.settled: list[WinClaim] = []
         self.false_wins: list[WinClaim] = []
-        self.partial = False
-        self.dealer_owes_draw = False  # dealt 13: the dealer's first action must be a draw
         wall = rec.get("wall")
         self.wall = tile_ints(wall) if wall is not None else None
         dead_wall = rec.get("dead_wall")
         self.dead_wall = tile_ints(dead_wall) if dead_wall is not None else None
-        self.head = 0
-        self.tail = 0
         self.limits = LIMITS[self.ruleset]
         self.undrawn = WALL_SIZES[self.ruleset]  # U
         self.reserve = self.opts.reserved_tail_tiles  # R
 
     # -- findings --------------------------------------------------------------------
 
-    @property
-    def live_count(self) -> int:
-        return self.undrawn - self.reserve
-
-    def player(self, seat: int | None) -> str:
-        if seat is None:
-            return "the table"
-        wind = (
+    def wind(self, seat: int) -> str:
+        return (
             "ESWN"[(seat - self.dealer) % self.n]
             if self.n == 4
             else ("E", "W")[seat != self.dealer]
         )
-        return f"{self.record['players'][seat]} ({wind}, seat {seat})"
 
-    def viol(  # type: ignore[override]
-        self,
-        index: int,
-        seat: int,
-        code: str,
-        message: str,
-        *,
-        kills: bool = True,
-        reason: str | None = None,
-    ) -> None:
-        """A PLAYER_VIOLATION; with ``kills`` the player's hand is dead (§8)."""
-        if self.opts.violations_are_hard_errors:
-            self.hard(index, seat, code, message + " (violations_are_hard_errors is on)")
-        super().viol(index, seat, code, message, reason=reason)
-        if kills and seat not in self.dead:
+    def lose_right(self, index: int, seat: int, code: str) -> None:
+        """§8: the hand is dead."""
+        if seat not in self.dead:
             self.dead[seat] = code
             self.info(index, seat, "DEAD_HAND", f"{self.player(seat)}'s hand is dead ({code})")
+
+    def false_win(self, claim: WinClaim) -> None:
+        self.viol(
+            claim.index,
+            claim.seat,
+            "FALSE_WIN",
+            f"{self.player(claim.seat)} declares a false win on {CODES[claim.tile]} ({claim.reason})",
+            kills=False,
+            reason=claim.reason,
+        )
+        self.info(
+            claim.index,
+            claim.seat,
+            "FALSE_WIN_PENALTY",
+            f"{self.player(claim.seat)} pays the false-win penalty ({self.opts.false_win_penalty})",
+        )
 
     # -- set-up (HAND_START, DEAL) -----------------------------------------------------
 
@@ -259,15 +241,11 @@ class HKHand(MahjongTurns, HandFindings):
         elif self.wall is not None:
             hands = self._deal_from_wall()
         if hands is None:
-            self.partial = True
-            self.info(
-                None,
-                None,
-                "PARTIAL_INFORMATION",
+            self.no_hands(
                 "the log has neither start_hands nor wall: concealed tiles are unknown, so "
                 "only public actions are checked and wins cannot be scored",
+                13 * self.n,
             )
-            self.undrawn -= 13 * self.n
             return
         dealer_size = len(hands[self.dealer])
         sizes_ok = all(len(h) == 13 for s, h in enumerate(hands) if s != self.dealer)
@@ -395,25 +373,7 @@ class HKHand(MahjongTurns, HandFindings):
                 if code is not None and INDEX[code] not in allowed:
                     bad(f"event {i} ({ev['type']})", i, ev.get("seat"), code)
 
-    def _see(self, index: int | None, t: int) -> None:
-        """#5 TILE_OVERCOUNT."""
-        self.seen[t] += 1
-        if self.seen[t] > WALLS[self.ruleset][t]:
-            self.hard(
-                index,
-                None,
-                "TILE_OVERCOUNT",
-                f"{CODES[t]} is seen {self.seen[t]} times; the set has {WALLS[self.ruleset][t]}",
-            )
-
     # -- helpers -----------------------------------------------------------------------
-
-    def size(self, seat: int) -> int:
-        """Concealed tiles (bonus tiles not counted) + 3 per declared set (§2.6)."""
-        return self.n_tiles[seat] + 3 * self.n_sets[seat]
-
-    def holds(self, seat: int, t: int, k: int = 1) -> bool:
-        return self.partial or self.concealed[seat][t] >= k
 
     def take(self, seat: int, t: int, k: int = 1) -> None:
         if not self.partial:
@@ -423,17 +383,6 @@ class HKHand(MahjongTurns, HandFindings):
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.n
-
-    def _check_size(self, index: int, seat: int, expected: int) -> None:
-        """#21 SHORT_HAND / LONG_HAND, once per player per hand."""
-        if self.partial or seat in self.size_flagged:
-            return
-        size = self.size(seat)
-        if size == expected:
-            return
-        self.size_flagged.add(seat)
-        code = "SHORT_HAND" if size < expected else "LONG_HAND"
-        self.viol(index, seat, code, f"{self.player(seat)} holds {size} tiles, expected {expected}")
 
     def _check_rob_window(self, index: int, seat: int, what: str) -> None:
         """#33: after an added kong only a robbing win may come before the replacement."""
@@ -646,24 +595,6 @@ class HKHand(MahjongTurns, HandFindings):
         self.kong_feed = None
         if drew:
             self.kong_declared_this_turn = False
-
-    def step(self, index: int, ev: dict[str, Any]) -> None:
-        kind = ev["type"]
-        if self.group and not (kind == "win" and self._same_group(ev)):
-            self._resolve_group()
-        if self.phase == ENDED and not (kind == "win" and self.group):
-            self.hard(
-                index,
-                ev.get("seat"),
-                "ACTION_AFTER_HAND_END",
-                f"a {kind} event follows the end of the hand ({self.ended_by})",
-            )
-        handler = HANDLERS.get(kind)
-        if handler is None:
-            self.hard(
-                index, ev.get("seat"), "ACTION_UNKNOWN", f"{kind} is not a {self.ruleset} action"
-            )
-        handler(self, index, ev)
 
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
@@ -952,7 +883,7 @@ class HKHand(MahjongTurns, HandFindings):
                     f"declared a {what}, which has priority",
                 )
 
-    def _meld_claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
+    def claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
         if self.owes:
             self._missed_replacement(index, seat)
@@ -1030,12 +961,8 @@ class HKHand(MahjongTurns, HandFindings):
             else:
                 visible[x] += 4 if kind is MeldKind.KONG else 3
         visible[t] -= 1  # the claimed discard was counted when it was discarded
-        live.claimable = False
-        live.claimed = True
-        self.live = None
+        self.take_live(live, seat)
         self.declared_claims = []
-        self.turn = seat
-        self.drawn = None
         self.drawn_by_replacement = ""
         self.kong_chain = 0
         self.kong_declared_this_turn = False
@@ -1105,20 +1032,9 @@ class HKHand(MahjongTurns, HandFindings):
                 f"{self.player(before)} to {self.player(discarder)}",
             )
 
-    def on_chow(self, index: int, ev: dict[str, Any]) -> None:
-        self._meld_claim(index, ev, MeldKind.CHOW)
-
-    def on_pung(self, index: int, ev: dict[str, Any]) -> None:
-        self._meld_claim(index, ev, MeldKind.PUNG)
-
-    def on_kong(self, index: int, ev: dict[str, Any]) -> None:
-        self._meld_claim(index, ev, MeldKind.KONG)
-
     def _own_kong_checks(self, index: int, seat: int) -> None:
         """#29 KONG_OUT_OF_SEQUENCE and #32 KONG_WITHOUT_LIVE_TILE."""
-        self._missed_replacement(index, seat)
-        self.resume(seat, OWN_TURN)
-        if not (seat == self.turn and self.phase == ACT):
+        if not self.kong_in_turn(index, seat):
             self.viol(
                 index,
                 seat,
@@ -1205,27 +1121,13 @@ class HKHand(MahjongTurns, HandFindings):
 
     # -- wins ----------------------------------------------------------------------------
 
-    def _same_group(self, ev: dict[str, Any]) -> bool:
-        first = self.group[0]
-        if first.source is WinSource.SELF_DRAW:
-            return False
-        return INDEX[ev["tile"]] == first.tile and ev.get("from") == first.discarder
-
     def on_win(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
         frm = ev.get("from")
-        if ev.get("robbed_kong"):
-            source = WinSource.ROBBED_KONG
-        elif frm is None:
-            source = WinSource.SELF_DRAW
-        else:
-            source = WinSource.DISCARD
+        source = self.win_source(ev)
         if self.phase == ENDED and not self.group:
             self.hard(index, seat, "ACTION_AFTER_HAND_END", "a win after the end of the hand")
-        if source is WinSource.DISCARD:
-            self.resume(seat, claim_of(frm, t))
-        elif source is WinSource.SELF_DRAW:
-            self.resume(seat, OWN_TURN)
+        self.resume_win(seat, source, frm, t)
         if frm is not None and frm == seat:
             self.hard(
                 index, seat, "CLAIM_OWN_DISCARD", f"{self.player(seat)} wins on their own discard"
@@ -1353,96 +1255,6 @@ class HKHand(MahjongTurns, HandFindings):
             earthly=earthly,
         )
 
-    def _resolve_group(self) -> None:
-        """#39: settle the head-bump winner of a claim group; the rest are overridden or false."""
-        group, self.group = self.group, []
-        valid = [c for c in group if c.reason is None]
-        invalid = [c for c in group if c.reason is not None]
-        for c in invalid:
-            self.viol(
-                c.index,
-                c.seat,
-                "FALSE_WIN",
-                f"{self.player(c.seat)} declares a false win on {CODES[c.tile]} ({c.reason})",
-                kills=False,
-                reason=c.reason,
-            )
-            self.false_wins.append(c)
-            self.info(
-                c.index,
-                c.seat,
-                "FALSE_WIN_PENALTY",
-                f"{self.player(c.seat)} pays the false-win penalty ({self.opts.false_win_penalty})",
-            )
-        if valid:
-            anchor = group[0].discarder
-            if self.opts.multiple_winners or anchor is None:
-                winners = valid
-            else:
-                winners = [min(valid, key=lambda c: (c.seat - anchor) % self.n)]
-            for c in valid:
-                if c not in winners:
-                    self.info(
-                        c.index,
-                        c.seat,
-                        "WIN_CLAIM_OVERRIDDEN",
-                        f"{self.player(c.seat)}'s valid win is overridden by head-bump",
-                    )
-            self.settled.extend(winners)
-            self.phase = ENDED
-            self.ended_by = "win"
-        elif invalid:
-            if self.opts.false_win_effect == "end_hand":
-                self.phase = ENDED
-                self.ended_by = "false_win"
-            else:
-                for c in invalid:
-                    if c.seat not in self.dead:
-                        self.dead[c.seat] = "FALSE_WIN"
-                        self.info(
-                            c.index,
-                            c.seat,
-                            "DEAD_HAND",
-                            f"{self.player(c.seat)}'s hand is dead (FALSE_WIN)",
-                        )
-
-    # -- end of hand -------------------------------------------------------------------
-
-    def on_exhaustive_draw(self, index: int, ev: dict[str, Any]) -> None:
-        due = self.phase == WAIT or bool(self.owes)
-        if self.live_count > 0 or not due:
-            self.hard(
-                index,
-                None,
-                "HAND_END_INVALID",
-                f"an exhaustive draw is recorded with {self.live_count} live tiles left"
-                if self.live_count > 0
-                else "an exhaustive draw is recorded before the last tile was discarded",
-            )
-        self.phase = ENDED
-        self.ended_by = "exhaustive_draw"
-
-    def on_abandon(self, index: int, ev: dict[str, Any]) -> None:
-        self.info(
-            index,
-            None,
-            "HAND_ABANDONED",
-            f"the hand was stopped ({ev.get('reason') or 'no reason given'}); it is not settled",
-        )
-        self.phase = ENDED
-        self.ended_by = "abandon"
-
-    def finish(self, last_index: int) -> None:
-        if self.group:
-            self._resolve_group()
-        if self.phase != ENDED and not self.stopped:
-            self.hard(
-                last_index,
-                None,
-                "HAND_END_INVALID",
-                "the log ends while the hand is still live (no win, exhaustive draw or abandon)",
-            )
-
     # -- settlement ----------------------------------------------------------------------
 
     def liable_for(self, c: WinClaim) -> int | None:
@@ -1554,4 +1366,4 @@ class HKHand(MahjongTurns, HandFindings):
         return deltas, liable
 
 
-HANDLERS = {name[3:]: fn for name, fn in vars(HKHand).items() if name.startswith("on_")}
+HANDLERS = HKHand.HANDLERS = handlers(HKHand)

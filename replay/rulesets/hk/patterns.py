@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
@@ -31,15 +30,7 @@ from mjaudit.parts.replay.rulesets.mahjong.counts import (
     bonus_number,
 )
 from mjaudit.parts.replay.rulesets.mahjong.decompose import Structure, winning_tiles
-from mjaudit.parts.replay.rulesets.mahjong.melds import Meld
-
-
-class WinSource(Enum):
-    """How the winning tile arrived; a heavenly hand is SELF_DRAW."""
-
-    SELF_DRAW = "self_draw"
-    DISCARD = "discard"
-    ROBBED_KONG = "robbed_kong"
+from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, WinSource
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Declared melds: exposed chow/pung/kong, concealed kong, added kong.
+"""Declared melds: exposed chow/pung/kong, concealed kong, added kong; and a win's source.
 
 A meld is stored as its kind plus one tile (the lowest tile of a chow), so scoring works on
 ints. Only well-formed melds can be built: an ill-formed meld in a log is a legality finding
@@ -11,6 +11,14 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, code
+
+
+class WinSource(Enum):
+    """How the winning tile arrived; a heavenly hand is SELF_DRAW."""
+
+    SELF_DRAW = "self_draw"
+    DISCARD = "discard"
+    ROBBED_KONG = "robbed_kong"
 
 
 class MeldKind(Enum):

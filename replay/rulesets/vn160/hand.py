@@ -36,11 +36,11 @@ engine's own; the hand's ``result`` is then :meth:`settlement` and :meth:`penalt
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandFindings, Stop
+from mjaudit.parts.replay.engine.findings import FindingClass, Stop
 from mjaudit.parts.replay.engine.turns import (
     ACT,
     DISCARD,
@@ -49,11 +49,12 @@ from mjaudit.parts.replay.engine.turns import (
     MUST_DISCARD,
     OWN_TURN,
     WAIT,
-    MahjongTurns,
     claim_of,
 )
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS
+from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand, handlers
+from mjaudit.parts.replay.rulesets.mahjong.hand import WinClaim as MahjongWinClaim
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 from mjaudit.parts.replay.rulesets.vn160.khung import khung_domain
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions
@@ -120,68 +121,51 @@ class Discard:
 
 
 @dataclass
-class WinClaim:
-    """One ``win`` event, evaluated; wins on the same discard form a claim group (#27)."""
+class WinClaim(MahjongWinClaim[VNScore]):
+    """A win, and whether it is on a bonus discard; wins on the same discard form a claim
+    group (#27)."""
 
-    index: int
-    seat: int
-    tile: int
-    source: WinSource
-    discarder: int | None
-    score: VNScore | None
-    reason: str | None  # None = valid
     bonus_win: bool = False
 
 
 @dataclass
-class VNHand(MahjongTurns, HandFindings):
+class VNHand(MahjongHand):
     """One hand's table. After an out-of-turn draw or discard the table follows the log
     (§0, :mod:`replay.turns`): ``kept`` holds the entitled turn while it is still open."""
 
     # The per-turn state an out-of-turn action leaves open for the entitled player.
     TURN_FIELDS = ("turn", "phase", "drawn", "live", "kong_this_turn")
     DISCARD_WITHOUT_DRAW = True  # the turn player who skipped the draw discards in turn
+    AFTER_END = "EVENT_AFTER_END"
+    UNKNOWN_ACTION = "RECORD_INVALID"
+    UNKNOWN_TEXT = "{kind} is not a vn-160 event"
+    EARLY_DRAW_TEXT = (
+        "an exhaustive draw is recorded with {live} tiles left",
+        "an exhaustive draw is recorded while no draw is due",
+    )
+    TILE_INDEX = INDEX
+    CODES = CODES
 
-    record: dict[str, Any]
     opts: VNOptions
-    findings: list[Finding] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        rec = self.record
-        self.n = 4
-        self.dealer: int = rec["dealer"]
-        self.stopped = False
-        self.ended_by = "unfinished"
+        self.init_table(4, N_TILES)  # n_tiles: concealed tiles (§3.1, declared ones are not)
         self.limits = tile_limits(self.opts.khung_sets)
-        self.concealed = [[0] * N_TILES for _ in range(self.n)]
-        self.n_held = [0] * self.n
         self.melds: list[list[VNMeld]] = [[] for _ in range(self.n)]
-        self.n_sets = [0] * self.n  # declared sets, valid or not (size counts them)
         self.declared: list[list[tuple[int, bool]]] = [[] for _ in range(self.n)]
         self.discards: list[list[Discard]] = [[] for _ in range(self.n)]
         self.khung_thrown: list[list[int]] = [[] for _ in range(self.n)]
-        self.mat_u: dict[int, str] = {}
-        self.size_flagged: set[int] = set()
-        self.seen = [0] * N_TILES
-        self.turn = self.dealer
         self.phase = ACT
-        self.initial = True  # before the dealer's first discard (§2.3)
         self.owes: dict[int, list[tuple[str, int]]] = {}
         self.live: Discard | None = None
-        self.drawn: int | None = None
         self.interrupted = False  # a claim or kong happened (địa ù)
         self.kong_this_turn = False
         self.rob: tuple[int, int, int] | None = None  # konger, tile, event (option rob_kong)
-        self.n_discards = 0
         self.announced: list[tuple[int, str, bool]] = []  # (seat, claim, uses khung)
         self.group: list[WinClaim] = []
         self.settled: list[WinClaim] = []
         self.false_wins: list[WinClaim] = []
-        self.partial = False
-        self.dealer_owes_draw = False
         self.wall: list[int] | None = None
-        self.head = 0
-        self.tail = 0
         self.dealer_extra: int | None = None  # wall position of the dealer's 14th tile if drawn
         self.undrawn = sum(self.limits)  # 160, 168 or 176 (§1.2)
         self.reserve = self.opts.reserved_tail_tiles
@@ -190,9 +174,9 @@ class VNHand(MahjongTurns, HandFindings):
     # -- findings --------------------------------------------------------------------
 
     @property
-    def live_count(self) -> int:
-        """Tiles that may still be drawn (§2.2: beyond ``reserved_tail_tiles``)."""
-        return self.undrawn - self.reserve
+    def mat_u(self) -> dict[int, str]:
+        """Seats that lost the right to win (mất ù, §7.2), with the code."""
+        return self.dead
 
     def wind(self, seat: int) -> str:
         return WIND_CODES[(seat - self.dealer) % self.n]
@@ -201,28 +185,24 @@ class VNHand(MahjongTurns, HandFindings):
         """1..4 = E S W N (§0)."""
         return (seat - self.dealer) % self.n + 1
 
-    def player(self, seat: int | None) -> str:
-        if seat is None:
-            return "the table"
-        return f"{self.record['players'][seat]} ({self.wind(seat)}, seat {seat})"
-
-    def viol(  # type: ignore[override]
-        self,
-        index: int,
-        seat: int,
-        code: str,
-        message: str,
-        *,
-        mat_u: bool = True,
-        reason: str | None = None,
-    ) -> None:
-        """A PLAYER_VIOLATION; with ``mat_u`` the player loses the right to win (§7.2)."""
-        super().viol(index, seat, code, message, reason=reason)
-        if mat_u and seat not in self.mat_u:
-            self.mat_u[seat] = code
+    def lose_right(self, index: int, seat: int, code: str) -> None:
+        """§7.2 mất ù."""
+        if seat not in self.dead:
+            self.dead[seat] = code
             self.info(
                 index, seat, "MAT_U", f"{self.player(seat)} has lost the right to win ({code})"
             )
+
+    def false_win(self, claim: WinClaim) -> None:
+        self.viol(
+            claim.index,
+            claim.seat,
+            "FALSE_WIN",
+            f"{self.player(claim.seat)} declares a false win on {CODES[claim.tile]} "
+            f"({claim.reason}): pays {self.opts.false_win_penalty} to each other player",
+            kills=False,
+            reason=claim.reason,
+        )
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -255,15 +235,11 @@ class VNHand(MahjongTurns, HandFindings):
         if hands is None and self.wall is not None:
             hands = [[CODES[t] for t in h] for h in self._deal(14)]
         if hands is None:
-            self.partial = True
-            self.info(
-                None,
-                None,
-                "PARTIAL_INFORMATION",
+            self.no_hands(
                 "the log has neither start_hands nor wall: only public actions are checked "
                 "and wins cannot be scored",
+                13 * self.n + 1,
             )
-            self.undrawn -= 13 * self.n + 1
             return
         if len(hands) != 4:
             self.hard(None, None, "DEAL_INVALID", f"{len(hands)} start hands for 4 players")
@@ -280,7 +256,7 @@ class VNHand(MahjongTurns, HandFindings):
             for c in hand:
                 t = INDEX[c]
                 self.concealed[seat][t] += 1
-                self.n_held[seat] += 1
+                self.n_tiles[seat] += 1
                 self._see(None, t)
         if self.wall is not None and rec.get("start_hands") is not None:
             expected = self._deal(sizes[self.dealer])
@@ -341,31 +317,13 @@ class VNHand(MahjongTurns, HandFindings):
                 if c is not None and not ok(c):
                     bad(f"event {i} ({ev.get('type')})", i, ev.get("seat"), c)
 
-    def _see(self, index: int | None, t: int) -> None:
-        """#3 TILE_OVERCOUNT."""
-        self.seen[t] += 1
-        if self.seen[t] > self.limits[t]:
-            self.hard(
-                index,
-                None,
-                "TILE_OVERCOUNT",
-                f"{CODES[t]} is seen {self.seen[t]} times; the set has {self.limits[t]}",
-            )
-
     # -- queries -------------------------------------------------------------------------
-
-    def size(self, seat: int) -> int:
-        """Concealed tiles + 3 per declared set (§3.1; declared bonus tiles are not held)."""
-        return self.n_held[seat] + 3 * self.n_sets[seat]
 
     def concealed_tiles(self, seat: int) -> tuple[int, ...]:
         return tuple(t for t in range(N_TILES) for _ in range(self.concealed[seat][t]))
 
     def concealed_codes(self, seat: int) -> tuple[str, ...]:
         return tuple(CODES[t] for t in self.concealed_tiles(seat))
-
-    def holds(self, seat: int, t: int, k: int = 1) -> bool:
-        return self.partial or self.concealed[seat][t] >= k
 
     def holds_all(self, seat: int, tiles: list[int]) -> bool:
         return all(self.holds(seat, t, k) for t, k in Counter(tiles).items())
@@ -462,19 +420,6 @@ class VNHand(MahjongTurns, HandFindings):
 
     # -- size and replacement bookkeeping --------------------------------------------
 
-    def _size_violation(self, index: int, seat: int, expected: int, why: str = "") -> None:
-        """#17 SHORT_HAND / LONG_HAND (mất ù), once per player per hand."""
-        if self.partial or seat in self.size_flagged:
-            return
-        size = self.size(seat)
-        if size == expected:
-            return
-        self.size_flagged.add(seat)
-        code = "SHORT_HAND" if size < expected else "LONG_HAND"
-        self.viol(
-            index, seat, code, f"{self.player(seat)} holds {size} tiles, expected {expected}{why}"
-        )
-
     def _owe(self, seat: int, cause: str, index: int) -> None:
         self.owes.setdefault(seat, []).append((cause, index))
 
@@ -513,11 +458,11 @@ class VNHand(MahjongTurns, HandFindings):
             return
         for t in tiles:
             self.concealed[seat][t] -= 1
-            self.n_held[seat] -= 1
+            self.n_tiles[seat] -= 1
 
     def _gain(self, index: int, seat: int, t: int) -> None:
         self.concealed[seat][t] += 1
-        self.n_held[seat] += 1
+        self.n_tiles[seat] += 1
         self._see(index, t)
         self.undrawn -= 1
 
@@ -550,22 +495,6 @@ class VNHand(MahjongTurns, HandFindings):
             self.head += 1
 
     # -- events ------------------------------------------------------------------------
-
-    def step(self, index: int, ev: dict[str, Any]) -> None:
-        kind = ev["type"]
-        if self.group and not (kind == "win" and self._same_group(ev)):
-            self._resolve_group()
-        if self.phase == ENDED:
-            self.hard(
-                index,
-                ev.get("seat"),
-                "EVENT_AFTER_END",
-                f"a {kind} event follows the end of the hand ({self.ended_by})",
-            )
-        handler = HANDLERS.get(kind)
-        if handler is None:
-            self.hard(index, ev.get("seat"), "RECORD_INVALID", f"{kind} is not a vn-160 event")
-        handler(self, index, ev)
 
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
@@ -695,7 +624,7 @@ class VNHand(MahjongTurns, HandFindings):
                 "KHUNG_DECLARED_OFF_TURN",
                 f"{self.player(seat)} declares the khung {CODES[t]} outside the initial phase "
                 "and their own turn",
-                mat_u=False,
+                kills=False,
             )
         self._take(seat, [t])
         self.declared[seat].append((t, self.initial))
@@ -767,7 +696,7 @@ class VNHand(MahjongTurns, HandFindings):
                     f"{self.player(s)} holds an undeclared flower when {self.player(seat)} {why}",
                 )
         if self.size(seat) != 13:
-            self._size_violation(index, seat, 13)
+            self._check_size(index, seat, 13)
         d = Discard(seat, t, index, claimable=not bonus)
         self.discards[seat].append(d)
         if bonus and is_khung(t):
@@ -816,11 +745,11 @@ class VNHand(MahjongTurns, HandFindings):
                     "CLAIM_PRIORITY_VIOLATION",
                     f"{self.player(seat)}'s {kind} is executed although {self.player(other)} "
                     f"claimed {what}, which has priority",
-                    mat_u=False,
+                    kills=False,
                 )
                 return
 
-    def _claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
+    def claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
         seat, t, frm = ev["seat"], INDEX[ev["tile"]], ev.get("from")
         self._check_rob(seat)
         self.resume(seat, claim_of(frm, t))
@@ -900,14 +829,9 @@ class VNHand(MahjongTurns, HandFindings):
         if valid:
             meld = Meld(kind, first, frm)
             self.melds[seat].append(VNMeld(meld, tuple(sorted([t, *hand_tiles]))))
-        if live is not None:
-            live.claimable = False
-            live.claimed = True
-        self.live = None
+        self.take_live(live, seat)
         self.announced = []
         self.interrupted = True
-        self.turn = seat
-        self.drawn = None
         self.kong_this_turn = False
         if kind is MeldKind.KONG:
             self._owe(seat, "kong", index)
@@ -915,20 +839,9 @@ class VNHand(MahjongTurns, HandFindings):
         else:
             self.phase = MUST_DISCARD
 
-    def on_chow(self, index: int, ev: dict[str, Any]) -> None:
-        self._claim(index, ev, MeldKind.CHOW)
-
-    def on_pung(self, index: int, ev: dict[str, Any]) -> None:
-        self._claim(index, ev, MeldKind.PUNG)
-
-    def on_kong(self, index: int, ev: dict[str, Any]) -> None:
-        self._claim(index, ev, MeldKind.KONG)
-
     def _own_kong(self, index: int, seat: int, what: str) -> None:
         self._check_rob(seat)
-        self._missed_replacement(index, seat)
-        self.resume(seat, OWN_TURN)
-        if not (seat == self.turn and self.phase == ACT):
+        if not self.kong_in_turn(index, seat):
             self.hard(
                 index,
                 seat,
@@ -1025,12 +938,6 @@ class VNHand(MahjongTurns, HandFindings):
                 self.announced.append((ev["seat"], kind, uses_khung))
 
     # -- wins ----------------------------------------------------------------------------
-
-    def _same_group(self, ev: dict[str, Any]) -> bool:
-        first = self.group[0]
-        if first.source is WinSource.SELF_DRAW:
-            return False
-        return INDEX.get(ev["tile"]) == first.tile and ev.get("from") == first.discarder
 
     def _heavenly(self, seat: int) -> bool:
         return (
@@ -1129,7 +1036,7 @@ class VNHand(MahjongTurns, HandFindings):
             return None, "WIN_ON_BONUS_DISCARD"
         if score is None:
             return None, "WIN_HAND_INCOMPLETE"
-        if seat in self.mat_u:
+        if seat in self.dead:
             return None, "WIN_AFTER_MAT_U"
         if not score.meets_min:
             return None, "WIN_BELOW_MIN"
@@ -1137,18 +1044,10 @@ class VNHand(MahjongTurns, HandFindings):
 
     def on_win(self, index: int, ev: dict[str, Any]) -> None:
         seat, t, frm = ev["seat"], INDEX[ev["tile"]], ev.get("from")
-        if ev.get("robbed_kong"):
-            source = WinSource.ROBBED_KONG
-        elif frm is None:
-            source = WinSource.SELF_DRAW
-        else:
-            source = WinSource.DISCARD
+        source = self.win_source(ev)
         if source is not WinSource.ROBBED_KONG:
             self._missed_replacement(index, seat)
-        if source is WinSource.DISCARD:
-            self.resume(seat, claim_of(frm, t))
-        elif source is WinSource.SELF_DRAW:
-            self.resume(seat, OWN_TURN)
+        self.resume_win(seat, source, frm, t)
         if not self._available(seat, t, source, frm):
             self.hard(
                 index,
@@ -1165,7 +1064,7 @@ class VNHand(MahjongTurns, HandFindings):
             self._check_priority(index, seat, "win", self.live.seat)
         hand_size = self.size(seat) + (0 if source is WinSource.SELF_DRAW else 1)
         if hand_size != 14:
-            self._size_violation(index, seat, 14 if source is WinSource.SELF_DRAW else 13)
+            self._check_size(index, seat, 14 if source is WinSource.SELF_DRAW else 13)
         ctx = self.win_context(seat, t, source)
         score, reason = self._judge(seat, t, source, ctx)
         discarder = None if source is WinSource.SELF_DRAW else frm
@@ -1175,92 +1074,6 @@ class VNHand(MahjongTurns, HandFindings):
         self.group.append(claim)
         if source is WinSource.SELF_DRAW:
             self._resolve_group()
-
-    def _resolve_group(self) -> None:
-        """#27: settle the head-bump winner; other valid claims are overridden, invalid false."""
-        group, self.group = self.group, []
-        valid = [c for c in group if c.reason is None]
-        for c in group:
-            if c.reason is None:
-                continue
-            self.viol(
-                c.index,
-                c.seat,
-                "FALSE_WIN",
-                f"{self.player(c.seat)} declares a false win on {CODES[c.tile]} ({c.reason}): "
-                f"pays {self.opts.false_win_penalty} to each other player",
-                mat_u=False,
-                reason=c.reason,
-            )
-            self.false_wins.append(c)
-        if valid:
-            anchor = group[0].discarder
-            if self.opts.multiple_winners or anchor is None:
-                winners = valid
-            else:
-                winners = [min(valid, key=lambda c: (c.seat - anchor) % self.n)]
-            for c in valid:
-                if c not in winners:
-                    self.info(
-                        c.index,
-                        c.seat,
-                        "WIN_CLAIM_OVERRIDDEN",
-                        f"{self.player(c.seat)}'s valid win is overridden by head-bump",
-                    )
-            self.settled.extend(winners)
-            self.phase = ENDED
-            self.ended_by = "win"
-        elif self.opts.false_win_effect == "end_hand":
-            self.phase = ENDED
-            self.ended_by = "false_win"
-        else:
-            for c in group:
-                if c.seat not in self.mat_u:
-                    self.mat_u[c.seat] = "FALSE_WIN"
-                    self.info(
-                        c.index,
-                        c.seat,
-                        "MAT_U",
-                        f"{self.player(c.seat)} has lost the right to win (FALSE_WIN)",
-                    )
-
-    # -- end of hand -------------------------------------------------------------------
-
-    def on_exhaustive_draw(self, index: int, ev: dict[str, Any]) -> None:
-        """#28: a draw or replacement is due and no tile is left."""
-        due = self.phase == WAIT or bool(self.owes)
-        if self.live_count > 0 or not due:
-            self.hard(
-                index,
-                None,
-                "HAND_END_INVALID",
-                f"an exhaustive draw is recorded with {self.live_count} tiles left"
-                if self.live_count > 0
-                else "an exhaustive draw is recorded while no draw is due",
-            )
-        self.phase = ENDED
-        self.ended_by = "exhaustive_draw"
-
-    def on_abandon(self, index: int, ev: dict[str, Any]) -> None:
-        self.info(
-            index,
-            None,
-            "HAND_ABANDONED",
-            f"the hand was stopped ({ev.get('reason') or 'no reason given'}); it is not settled",
-        )
-        self.phase = ENDED
-        self.ended_by = "abandon"
-
-    def finish(self, last_index: int) -> None:
-        if self.group:
-            self._resolve_group()
-        if self.phase != ENDED and not self.stopped:
-            self.hard(
-                last_index,
-                None,
-                "HAND_END_INVALID",
-                "the log ends while the hand is still live (no win, exhaustive draw or abandon)",
-            )
 
     # -- settlement ----------------------------------------------------------------------
 
@@ -1305,7 +1118,7 @@ class VNHand(MahjongTurns, HandFindings):
         ]
 
 
-HANDLERS = {name[3:]: fn for name, fn in vars(VNHand).items() if name.startswith("on_")}
+HANDLERS = VNHand.HANDLERS = handlers(VNHand)
 
 __all__ = [
     "ACT",

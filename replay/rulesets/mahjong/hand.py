@@ -1,0 +1,317 @@
+"""The table state every mahjong hand shares (Hong Kong, vn-160; a future MCR or riichi).
+
+:class:`MahjongHand` holds what the rulesets' hands have in common and do the same way: the
+table (concealed counts, declared sets, discards, the wall's ends, tiles seen), the claim
+group of wins on one tile and its head-bump resolution, a win's source, the hand-size
+check, the dead hand (hk) or mất ù (vn-160) a violation leaves, and the end of the hand
+(exhaustive draw, abandon, a log that stops while the hand is live). A ruleset subclasses
+it with its own tiles, checklist codes and sentences, calls and scoring; the hot paths
+(a ruleset's inline draw/discard loop) stay in the ruleset, on the same attributes.
+
+A subclass sets, as class attributes, the codes this module records under the ruleset's
+name for them (``AFTER_END``, ``UNKNOWN_ACTION``) and their sentences (``UNKNOWN_TEXT``,
+``EARLY_DRAW_TEXT``), its tiles (``TILE_INDEX``, ``CODES``) and its event handlers
+(``HANDLERS = handlers(cls)``, from its ``on_<type>`` methods and these), and defines
+:meth:`wind`, :meth:`lose_right`, :meth:`false_win` and :meth:`claim`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from mjaudit.parts.replay.engine.findings import Finding, HandFindings
+from mjaudit.parts.replay.engine.turns import ACT, ENDED, OWN_TURN, WAIT, MahjongTurns, claim_of
+from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind, WinSource
+
+S = TypeVar("S")  # a ruleset's hand score
+
+
+@dataclass
+class WinClaim(Generic[S]):
+    """One ``win`` event, evaluated; claims on the same discard form a claim group."""
+
+    index: int
+    seat: int
+    tile: int
+    source: WinSource
+    discarder: int | None
+    score: S | None
+    reason: str | None  # None = valid
+
+
+@dataclass
+class MahjongHand(MahjongTurns, HandFindings):
+    """One hand's table, shared part (module docstring). Mutable and private to one replay."""
+
+    AFTER_END: ClassVar[str]  # the code of an event after the hand ended
+    UNKNOWN_ACTION: ClassVar[str]  # the code of an event type the ruleset does not have
+    UNKNOWN_TEXT: ClassVar[str]  # its sentence, with {kind} and {ruleset}
+    EARLY_DRAW_TEXT: ClassVar[tuple[str, str]]  # exhaustive draw with {live} tiles / none due
+    TILE_INDEX: ClassVar[Mapping[str, int]]
+    CODES: ClassVar[tuple[str, ...]]  # tile int -> code
+    HANDLERS: ClassVar[dict[str, Callable[[Any, int, dict[str, Any]], None]]]
+
+    record: dict[str, Any]
+    opts: Any  # the ruleset's options (a subclass names their type)
+    findings: list[Finding] = field(default_factory=list)
+
+    # Set (to the sentence's tail) when every violation is also CORRUPT_LOG (a hk option).
+    hard_violation_note: str | None = field(default=None, init=False, repr=False)
+
+    def init_table(self, n: int, n_kinds: int) -> None:
+        """The state every hand starts from (a subclass adds its own and sets ``melds`` and
+        ``discards`` (one list a seat, of its own types), ``limits``, ``undrawn``,
+        ``reserve``, ``phase``, ``owes`` and ``rob``)."""
+        self.n: int = n
+        self.dealer: int = self.record["dealer"]
+        self.stopped = False
+        self.ended_by = "unfinished"
+        self.concealed = [[0] * n_kinds for _ in range(n)]
+        self.n_tiles = [0] * n  # concealed tiles that count for the hand size
+        self.n_sets = [0] * n  # declared sets, valid or not (size counts them)
+        self.dead: dict[int, str] = {}  # seats that lost the right to win, with the code
+        self.size_flagged: set[int] = set()
+        self.seen = [0] * n_kinds
+        self.turn = self.dealer
+        self.initial = True  # before the dealer's first discard
+        self.live: Any = None  # the latest discard while it can be claimed
+        self.drawn: int | None = None  # the turn player's most recent draw this turn
+        self.n_discards = 0
+        self.group: list[Any] = []  # wins on one tile, not yet resolved
+        self.settled: list[Any] = []
+        self.false_wins: list[Any] = []
+        self.partial = False
+        self.dealer_owes_draw = False  # dealt 13: the dealer's first action must be a draw
+        self.head = 0
+        self.tail = 0
+
+    # -- findings ------------------------------------------------------------------------
+
+    @property
+    def live_count(self) -> int:
+        """Tiles that may still be drawn (beyond the reserved tail)."""
+        return self.undrawn - self.reserve  # type: ignore[attr-defined, no-any-return]
+
+    def wind(self, seat: int) -> str:
+        raise NotImplementedError
+
+    def player(self, seat: int | None) -> str:
+        if seat is None:
+            return "the table"
+        return f"{self.record['players'][seat]} ({self.wind(seat)}, seat {seat})"
+
+    def viol(  # type: ignore[override]
+        self,
+        index: int,
+        seat: int,
+        code: str,
+        message: str,
+        *,
+        kills: bool = True,
+        reason: str | None = None,
+    ) -> None:
+        """A PLAYER_VIOLATION; with ``kills`` the player loses the right to win (a dead
+        hand, mất ù). With ``hard_violation_note`` it is also CORRUPT_LOG (hk's option)."""
+        if self.hard_violation_note is not None:
+            self.hard(index, seat, code, message + self.hard_violation_note)
+        super().viol(index, seat, code, message, reason=reason)
+        if kills:
+            self.lose_right(index, seat, code)
+
+    def lose_right(self, index: int, seat: int, code: str) -> None:
+        """``seat`` loses the right to win for ``code`` (once; the ruleset's INFO finding)."""
+        raise NotImplementedError
+
+    def false_win(self, claim: Any) -> None:
+        """The findings of an invalid claim in a resolved group (FALSE_WIN and its penalty)."""
+        raise NotImplementedError
+
+    def claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
+        """A chow, pung or kong of the live discard."""
+        raise NotImplementedError
+
+    # -- tiles -------------------------------------------------------------------------------
+
+    def _see(self, index: int | None, t: int) -> None:
+        """TILE_OVERCOUNT: more copies of a tile seen than the set has."""
+        self.seen[t] += 1
+        if self.seen[t] > self.limits[t]:
+            self.hard(
+                index,
+                None,
+                "TILE_OVERCOUNT",
+                f"{self.CODES[t]} is seen {self.seen[t]} times; the set has {self.limits[t]}",
+            )
+
+    def no_hands(self, message: str, dealt: int) -> None:
+        """Neither start hands nor a wall: only public actions can be checked."""
+        self.partial = True
+        self.info(None, None, "PARTIAL_INFORMATION", message)
+        self.undrawn -= dealt  # type: ignore[has-type]
+
+    def holds(self, seat: int, t: int, k: int = 1) -> bool:
+        return self.partial or self.concealed[seat][t] >= k
+
+    def size(self, seat: int) -> int:
+        """Concealed tiles that count + 3 per declared set."""
+        return self.n_tiles[seat] + 3 * self.n_sets[seat]
+
+    def _check_size(self, index: int, seat: int, expected: int, why: str = "") -> None:
+        """SHORT_HAND / LONG_HAND, once per player per hand."""
+        if self.partial or seat in self.size_flagged:
+            return
+        size = self.size(seat)
+        if size == expected:
+            return
+        self.size_flagged.add(seat)
+        code = "SHORT_HAND" if size < expected else "LONG_HAND"
+        self.viol(
+            index, seat, code, f"{self.player(seat)} holds {size} tiles, expected {expected}{why}"
+        )
+
+    # -- events ------------------------------------------------------------------------------
+
+    def step(self, index: int, ev: dict[str, Any]) -> None:
+        kind = ev["type"]
+        if self.group and not (kind == "win" and self._same_group(ev)):
+            self._resolve_group()
+        if self.phase == ENDED and not (kind == "win" and self.group):
+            self.hard(
+                index,
+                ev.get("seat"),
+                self.AFTER_END,
+                f"a {kind} event follows the end of the hand ({self.ended_by})",
+            )
+        handler = self.HANDLERS.get(kind)
+        if handler is None:
+            text = self.UNKNOWN_TEXT.format(kind=kind, ruleset=self.record["ruleset"])
+            self.hard(index, ev.get("seat"), self.UNKNOWN_ACTION, text)
+        handler(self, index, ev)
+
+    def take_live(self, live: Any, seat: int) -> None:
+        """A claim takes the live discard (if it was one) and the turn."""
+        if live is not None:
+            live.claimable = False
+            live.claimed = True
+        self.live = None
+        self.turn = seat
+        self.drawn = None
+
+    def kong_in_turn(self, index: int, seat: int) -> bool:
+        """Before an own kong: an owed replacement is missed, the kept turn (§0) may be
+        taken; whether the konger holds the turn with 14 tiles."""
+        self._missed_replacement(index, seat)  # type: ignore[attr-defined]
+        self.resume(seat, OWN_TURN)
+        return seat == self.turn and self.phase == ACT
+
+    def on_chow(self, index: int, ev: dict[str, Any]) -> None:
+        self.claim(index, ev, MeldKind.CHOW)
+
+    def on_pung(self, index: int, ev: dict[str, Any]) -> None:
+        self.claim(index, ev, MeldKind.PUNG)
+
+    def on_kong(self, index: int, ev: dict[str, Any]) -> None:
+        self.claim(index, ev, MeldKind.KONG)
+
+    # -- wins --------------------------------------------------------------------------------
+
+    @staticmethod
+    def win_source(ev: dict[str, Any]) -> WinSource:
+        if ev.get("robbed_kong"):
+            return WinSource.ROBBED_KONG
+        if ev.get("from") is None:
+            return WinSource.SELF_DRAW
+        return WinSource.DISCARD
+
+    def resume_win(self, seat: int, source: WinSource, frm: int | None, t: int) -> None:
+        """The kept turn (§0) a win may take: the live discard's claim, or the own turn."""
+        if source is WinSource.DISCARD:
+            self.resume(seat, claim_of(frm, t))
+        elif source is WinSource.SELF_DRAW:
+            self.resume(seat, OWN_TURN)
+
+    def _same_group(self, ev: dict[str, Any]) -> bool:
+        """A win on the tile of the pending claim group, from the same discarder."""
+        first = self.group[0]
+        if first.source is WinSource.SELF_DRAW:
+            return False
+        return self.TILE_INDEX.get(ev["tile"]) == first.tile and ev.get("from") == first.discarder
+
+    def _resolve_group(self) -> None:
+        """Settle the head-bump winner of a claim group; the rest are overridden or false."""
+        group, self.group = self.group, []
+        valid = [c for c in group if c.reason is None]
+        invalid = [c for c in group if c.reason is not None]
+        for c in invalid:
+            self.false_win(c)
+            self.false_wins.append(c)
+        if valid:
+            anchor = group[0].discarder
+            if self.opts.multiple_winners or anchor is None:
+                winners = valid
+            else:
+                winners = [min(valid, key=lambda c: (c.seat - anchor) % self.n)]
+            for c in valid:
+                if c not in winners:
+                    self.info(
+                        c.index,
+                        c.seat,
+                        "WIN_CLAIM_OVERRIDDEN",
+                        f"{self.player(c.seat)}'s valid win is overridden by head-bump",
+                    )
+            self.settled.extend(winners)
+            self.phase = ENDED
+            self.ended_by = "win"
+        elif self.opts.false_win_effect == "end_hand":
+            self.phase = ENDED
+            self.ended_by = "false_win"
+        else:
+            for c in invalid:
+                self.lose_right(c.index, c.seat, "FALSE_WIN")
+
+    # -- end of hand -------------------------------------------------------------------------
+
+    def on_exhaustive_draw(self, index: int, ev: dict[str, Any]) -> None:
+        """HAND_END_INVALID unless no live tile is left and a draw or replacement is due."""
+        due = self.phase == WAIT or bool(self.owes)  # type: ignore[attr-defined]
+        if self.live_count > 0 or not due:
+            with_tiles, none_due = self.EARLY_DRAW_TEXT
+            self.hard(
+                index,
+                None,
+                "HAND_END_INVALID",
+                with_tiles.format(live=self.live_count) if self.live_count > 0 else none_due,
+            )
+        self.phase = ENDED
+        self.ended_by = "exhaustive_draw"
+
+    def on_abandon(self, index: int, ev: dict[str, Any]) -> None:
+        self.info(
+            index,
+            None,
+            "HAND_ABANDONED",
+            f"the hand was stopped ({ev.get('reason') or 'no reason given'}); it is not settled",
+        )
+        self.phase = ENDED
+        self.ended_by = "abandon"
+
+    def finish(self, last_index: int) -> None:
+        if self.group:
+            self._resolve_group()
+        if self.phase != ENDED and not self.stopped:
+            self.hard(
+                last_index,
+                None,
+                "HAND_END_INVALID",
+                "the log ends while the hand is still live (no win, exhaustive draw or abandon)",
+            )
+
+
+def handlers(cls: type[MahjongHand]) -> dict[str, Callable[[Any, int, dict[str, Any]], None]]:
+    """The ``on_<type>`` methods of a hand class and its bases, by event type."""
+    out: dict[str, Callable[[Any, int, dict[str, Any]], None]] = {}
+    for klass in reversed(cls.__mro__):
+        out.update({n[3:]: fn for n, fn in vars(klass).items() if n.startswith("on_")})
+    return out
