@@ -10,7 +10,6 @@ replays.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -24,12 +23,12 @@ LATER = {
 _EVENT_PATH = re.compile(r"^\$\.events\[(\d+)\]")
 
 
-@dataclass(frozen=True)
 class ShapeError(Exception):
     """A post the log format refuses: the ingest error, and the HTTP status it gets."""
 
-    error: RecordError
-    status: int = 422
+    def __init__(self, error: RecordError, status: int = 422) -> None:
+        super().__init__(str(error))
+        self.error, self.status = error, status
 
     def to_json(self) -> dict[str, Any]:
         e = self.error
