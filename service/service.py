@@ -79,7 +79,10 @@ class Service:
         by_hand: dict[str, list[dict[str, Any]]] = {}
         for entry in self.journal.entries():
             by_hand.setdefault(entry["hand"], []).append(entry)
-        opened = [e[0] for e in by_hand.values() if e[0]["op"] == "open"]
+        done = {h for h, entries in by_hand.items() if entries[-1]["op"] == "committed"}
+        for hand_id in done:
+            self.journal.drop(hand_id)
+        opened = [e[0] for h, e in by_hand.items() if e[0]["op"] == "open" and h not in done]
         opened.sort(key=lambda e: (e["header"]["game_id"], e["header"]["hand_no"]))
         pending = []
         for head in opened:
@@ -98,6 +101,7 @@ class Service:
 
     async def stop(self) -> None:
         await self.committer.stop()
+        await self.journal.compact()
         self.journal.close()
 
     # -- the calls ----------------------------------------------------------------------
@@ -331,6 +335,9 @@ class Service:
             old, _ = self.ended.popitem(last=False)
             self._locks.pop(old, None)
         self.previous.pop(hand.id, None)
+        # A note, not waited for: lost in a crash, the hand is committed again at start-up
+        # and ingest skips it as present.
+        self.journal.write({"op": "committed", "hand": hand.id})
         self.journal.drop(hand.id)
         if self.journal.dropped >= max(64, len(self.hands)):
             await self.journal.compact()

@@ -353,3 +353,35 @@ def test_the_openapi_description_lists_every_route(client: TestClient) -> None:
     assert client.get("/openapi.json").json() == SPEC
     page = client.get("/docs").text
     assert all(p in page for p in SPEC["paths"])
+
+
+def test_a_hand_ended_but_not_committed_is_committed_at_restart(
+    config: ServeConfig, records: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mjaudit.parts.service import archive
+
+    real = archive.commit
+
+    def disk_full(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(28, "No space left on device")
+
+    rec = records[0]
+    monkeypatch.setattr(archive, "commit", disk_full)
+    with TestClient(create_app(config)) as client:
+        hand = opened(client, rec)
+        client.post(
+            f"/hands/{hand}/events", json={"seq": 0, "events": rec["events"][:50]}, headers=T1
+        )
+        client.post(
+            f"/hands/{hand}/events", json={"seq": 50, "events": rec["events"][50:]}, headers=T1
+        )
+        r = client.post(f"/hands/{hand}/end", json={"result": rec.get("result")}, headers=T1)
+        assert r.status_code == 503 and r.json()["error"] == "ARCHIVE_UNAVAILABLE"
+    monkeypatch.setattr(archive, "commit", real)
+    with TestClient(create_app(config)) as client:
+        view = client.get(f"/hands/{hand}", headers=T1).json()
+        assert view["status"] == "ended"
+        assert view["settlement"]["archive"]["status"] == "stored"
+    keys = DataDir(config.data).scan("hands").select("game_id", "hand_no").collect().rows()
+    assert keys == [(rec["game_id"], rec["hand_no"])]
+    assert config.journal.read_bytes() == b""  # trimmed: nothing left open
