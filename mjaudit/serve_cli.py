@@ -62,4 +62,4 @@ def serve(
         _err.print(f"admin token: {escape(str(config.admin_token_file))} (readable by you only)")
     _err.print(f"serving http://{host}:{port} (API: /docs); journal {config.journal}")
     sys.stderr.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
