@@ -32,7 +32,9 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
     tokens: Annotated[
         Path | None,
-        typer.Option(help="TOML file of tokens: admin, referees, [tables.NAME] write/read."),
+        typer.Option(
+            help="TOML file of tokens: admin, referees, and \\[tables.NAME] write and read."
+        ),
     ] = None,
     state: Annotated[
         Path | None,
