@@ -75,11 +75,35 @@ def start_server(data: Path, tokens: Path, port: int) -> subprocess.Popen[bytes]
     raise SystemExit("the server did not come up")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def server_peak_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+async def send(
+    client: httpx2.AsyncClient, path: str, body: dict[str, Any], headers: dict[str, str]
+) -> httpx2.Response:
+    """POST, retried on a broken connection as a table's client would: every call of the
+    API may be repeated (the same seq, the same header, end) and is answered once."""
+    for attempt in range(5):
+        try:
+            r = await client.post(path, json=body, headers=headers)
+        except httpx2.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.1 * (attempt + 1))
+            continue
+        r.raise_for_status()
+        return r
+    raise AssertionError("unreachable")
 
 
 async def play_table(
@@ -94,22 +118,16 @@ async def play_table(
     out = []
     for record in hands:
         head = {k: v for k, v in record.items() if k not in ("events", "result")}
-        hand = (await client.post("/hands", json=head, headers=headers)).json()["hand"]
+        hand = (await send(client, "/hands", head, headers)).json()["hand"]
         raised: list[dict[str, Any]] = []
         for seq, event in enumerate(record["events"]):
             t = time.perf_counter()
-            r = await client.post(
-                f"/hands/{hand}/events", json={"seq": seq, "event": event}, headers=headers
-            )
+            r = await send(client, f"/hands/{hand}/events", {"seq": seq, "event": event}, headers)
             lat.append(time.perf_counter() - t)
-            r.raise_for_status()
             raised.extend(r.json()["findings"])
             if think:
                 await asyncio.sleep(think)
-        end = await client.post(
-            f"/hands/{hand}/end", json={"result": record.get("result")}, headers=headers
-        )
-        end.raise_for_status()
+        end = await send(client, f"/hands/{hand}/end", {"result": record.get("result")}, headers)
         raised.extend(end.json()["end_findings"])
         out.append(raised)
     return out
@@ -153,11 +171,14 @@ def main() -> None:
     plays = tables_hands(args.ruleset, args.tables, args.hands)
     port = free_port()
     proc = start_server(work / "data", tokens, port)
+    load = os.getloadavg()[0]
+    cpu = cpu_seconds(proc.pid)
     try:
         results, lat, seconds = asyncio.run(
             run(f"http://127.0.0.1:{port}", plays, args.think / 1000)
         )
         peak = server_peak_mb(proc.pid)
+        cpu = cpu_seconds(proc.pid) - cpu
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait()
@@ -168,7 +189,9 @@ def main() -> None:
     print(
         f"event latency: p50 {q[49] * 1e3:.2f} ms, p99 {q[98] * 1e3:.2f} ms, max {max(lat) * 1e3:.2f} ms"
     )
+    print(f"server CPU: {cpu / n_events * 1e3:.2f} ms per event (hands opened and ended included)")
     print(f"server peak memory: {peak:,.0f} MB")
+    print(f"machine load average (1 min) at the start: {load:.1f} on {os.cpu_count()} cores")
     # the outcome: every hand in the archive once, the verdicts of check
     records = [r for hands in plays for r in hands]
     stored = DataDir(work / "data").scan("hands").select("game_id", "hand_no").collect().rows()

@@ -64,4 +64,8 @@ def serve(
         _err.print(f"admin token: {escape(str(config.admin_token_file))} (readable by you only)")
     _err.print(f"serving http://{host}:{port} (API: /docs); journal {config.journal}")
     sys.stderr.flush()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    # Tables post every few seconds: a keep-alive shorter than that would make each post
+    # open a new connection (uvicorn's default is 5 s).
+    uvicorn.run(
+        app, host=host, port=port, log_level="warning", ws="websockets-sansio", timeout_keep_alive=75
+    )

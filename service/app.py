@@ -65,7 +65,7 @@ def create_app(config: ServeConfig) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        service = Service(config.data, config.journal, config.limits)
+        service = Service(config.data, config.journal, config.limits, config.commit_process)
         await service.start()
         holder["service"] = service
         app.state.service = service

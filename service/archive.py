@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,9 +75,16 @@ def commit(
 class Committer:
     """Commits finished hands in the background, batching those that wait."""
 
-    def __init__(self, root: Path, on_wait: Callable[[str], None] = lambda m: None) -> None:
+    def __init__(self, root: Path, process: bool = True) -> None:
         self.root = root
-        self.on_wait = on_wait
+        # In a process of its own, the commit's Python work (ingest, polars, the catalog)
+        # does not hold the GIL the event loop needs: the posts of the other tables are not
+        # kept waiting while a hand is committed. ``process=False``: a thread (tests).
+        self._pool: Executor = (
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            if process
+            else ThreadPoolExecutor(1)
+        )
         self._pending: dict[str, tuple[Finished, asyncio.Future[dict[str, Any]]]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -88,6 +97,7 @@ class Committer:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        self._pool.shutdown(wait=True)  # a commit under way finishes
 
     def submit(self, hand: Finished) -> asyncio.Future[dict[str, Any]]:
         """Queue ``hand``; the future gives its archive status once committed."""
@@ -107,7 +117,8 @@ class Committer:
                 continue
             hands = [h for h, _ in batch.values()]
             try:
-                done = await asyncio.to_thread(commit, self.root, hands, self.on_wait)
+                loop = asyncio.get_running_loop()
+                done = await loop.run_in_executor(self._pool, commit, self.root, hands)
             except Exception as exc:  # the disk, the lock: every waiting hand is told
                 for _, future in batch.values():
                     if not future.done():

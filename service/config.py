@@ -17,6 +17,7 @@ class ServeConfig:
     state: Path | None = None  # default: DATA/.serve
     limits: Limits = field(default_factory=Limits)
     max_body: int = 256 * 1024  # bytes of one request body (a header with a wall, a batch)
+    commit_process: bool = True  # commit in a process of its own (False: a thread)
 
     @property
     def state_dir(self) -> Path:

@@ -59,11 +59,13 @@ def hand_id(game_id: str, hand_no: int) -> str:
 
 
 class Service:
-    def __init__(self, data: Path, journal: Path, limits: Limits = Limits()) -> None:
+    def __init__(
+        self, data: Path, journal: Path, limits: Limits = Limits(), commit_process: bool = True
+    ) -> None:
         self.data = data
         self.limits = limits
         self.journal = Journal(journal)
-        self.committer = Committer(data)
+        self.committer = Committer(data, commit_process)
         self.hub = Hub()
         self.hands: dict[str, OpenHand] = {}
         self.ended: OrderedDict[str, OpenHand] = OrderedDict()
@@ -97,12 +99,11 @@ class Service:
                     pending.append(hand)
         for hand in pending:
             await self._commit(hand)
-        await self.journal.compact()
+        self.journal.compact()
 
     async def stop(self) -> None:
         await self.committer.stop()
-        await self.journal.compact()
-        self.journal.close()
+        await self.journal.close()
 
     # -- the calls ----------------------------------------------------------------------
 
@@ -340,4 +341,4 @@ class Service:
         self.journal.write({"op": "committed", "hand": hand.id})
         self.journal.drop(hand.id)
         if self.journal.dropped >= max(64, len(self.hands)):
-            await self.journal.compact()
+            self.journal.compact()

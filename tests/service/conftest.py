@@ -38,7 +38,11 @@ def write_tokens(folder: Path) -> Path:
 
 @pytest.fixture
 def config(tmp_path: Path) -> ServeConfig:
-    return ServeConfig(data=tmp_path / "data", tokens_file=write_tokens(tmp_path))
+    # commits in a thread: a spawned process per test costs seconds (the real-process test
+    # and bench/serve.py commit in the server's own process)
+    return ServeConfig(
+        data=tmp_path / "data", tokens_file=write_tokens(tmp_path), commit_process=False
+    )
 
 
 @pytest.fixture

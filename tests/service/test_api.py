@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import msgspec
@@ -117,7 +118,7 @@ def test_an_event_of_a_bad_shape_gets_ingests_message_with_its_index(
 
 
 def test_limits_refuse_a_body_too_large(config: ServeConfig, records: list) -> None:
-    small = ServeConfig(config.data, config.tokens_file, max_body=512)
+    small = dataclasses.replace(config, max_body=512)
     with TestClient(create_app(small)) as client:
         r = client.post("/hands", json=header_of(records[0]), headers=T1)
         assert r.status_code == 413 and r.json()["error"] == "BODY_TOO_LARGE"
