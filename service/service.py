@@ -25,7 +25,7 @@ from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.service import shapes
 from mjaudit.parts.service.archive import Committer, Finished
 from mjaudit.parts.service.journal import Journal
-from mjaudit.parts.service.session import Ended, OpenHand, raised
+from mjaudit.parts.service.session import Ended, OpenHand, Raised, raised
 from mjaudit.parts.service.stream import Hub
 from mjaudit.parts.service.view import summary, table_model
 
@@ -118,6 +118,10 @@ class Service:
 
     async def open(self, table: str, header: dict[str, Any]) -> tuple[OpenHand, bool]:
         """The hand of ``header`` (created: True), or the one already open with it."""
+        async with self.lock(hand_id(header["game_id"], header["hand_no"])):
+            return await self._open(table, header)
+
+    async def _open(self, table: str, header: dict[str, Any]) -> tuple[OpenHand, bool]:
         rs = registry.get(header["ruleset"])
         if rs is None or rs.position is None:
             raise ApiError(
@@ -217,8 +221,14 @@ class Service:
 
     async def end(self, hand: OpenHand, result: Any) -> dict[str, Any]:
         """Settle the hand and commit it to the archive (once, however often asked)."""
+        record = shapes.result(hand.header, hand.events, result)
+        if hand.ended is not None and record.get("result") != hand.ended.record.get("result"):
+            raise ApiError(
+                409,
+                "END_CONFLICT",
+                "$.result: the hand is already ended with another recorded result",
+            )
         if hand.ended is None:
-            record = shapes.result(hand.header, hand.events, result)
             await self.journal.append(
                 {"op": "end", "hand": hand.id, "result": record.get("result")}
             )
@@ -268,7 +278,7 @@ class Service:
 
     # -- inside -------------------------------------------------------------------------
 
-    def _check(self, hand: OpenHand, events: list[dict[str, Any]]):  # type: ignore[no-untyped-def]
+    def _check(self, hand: OpenHand, events: list[dict[str, Any]]) -> Raised:
         return raised(hand.record(events), self._prior(hand), len(hand.events))
 
     def _answer(self, hand: OpenHand, seq: int, count: int, *, replayed: bool) -> dict[str, Any]:

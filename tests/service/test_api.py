@@ -264,6 +264,8 @@ def test_end_commits_once_however_often_asked(
     hand = got["hand"]
     again = client.post(f"/hands/{hand}/end", json={"result": rec.get("result")}, headers=T1)
     assert again.status_code == 200 and again.json() == got["end"]
+    other = client.post(f"/hands/{hand}/end", json={"result": {"winners": []}}, headers=T1)
+    assert other.status_code == 409 and other.json()["error"] == "END_CONFLICT"
     assert client.post(
         f"/hands/{hand}/events", json={"seq": 0, "event": rec["events"][0]}, headers=T1
     ).json()["replayed"]
