@@ -25,6 +25,7 @@ import msgspec
 from mjaudit.parts.ingest.store import _write_atomic  # the data folder's atomic replace
 
 _encoder = msgspec.json.Encoder(order="sorted")
+COMMITTED = "committed"  # the op of the note that a hand is in the archive
 
 
 class JournalError(RuntimeError):
@@ -66,7 +67,10 @@ class Journal:
             ) from None
         self.live: dict[str, list[bytes]] = {}  # hand id -> its lines, for compact()
         for entry in read_entries(path):
-            self.live.setdefault(entry["hand"], []).append(_encoder.encode(entry) + b"\n")
+            if entry.get("op") == COMMITTED:  # what came before is in the archive
+                self.live.pop(entry["hand"], None)
+            else:
+                self.live.setdefault(entry["hand"], []).append(_encoder.encode(entry) + b"\n")
         self._file = open(path, "ab")  # noqa: SIM115  (held open for the server's life)
         self._waiting: list[asyncio.Future[None]] = []  # posts written, not yet fsync'd
         self._flusher: asyncio.Task[None] | None = None
@@ -121,8 +125,11 @@ class Journal:
         finally:
             self._flusher = None
 
-    def drop(self, hand: str) -> None:
-        """Forget a hand's entries (it is in the archive); compact() removes them from disk."""
+    def committed(self, hand: str) -> None:
+        """The hand is in the archive: note it (not waited for: if the note is lost, the
+        hand is committed again at start-up and ingest skips it as present) and forget
+        its entries, which compact() removes from the file."""
+        self.write({"op": COMMITTED, "hand": hand})
         if self.live.pop(hand, None) is not None:
             self.dropped += 1
 

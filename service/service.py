@@ -81,22 +81,25 @@ class Service:
         by_hand: dict[str, list[dict[str, Any]]] = {}
         for entry in self.journal.entries():
             by_hand.setdefault(entry["hand"], []).append(entry)
-        done = {h for h, entries in by_hand.items() if entries[-1]["op"] == "committed"}
-        for hand_id in done:
-            self.journal.drop(hand_id)
-        opened = [e[0] for h, e in by_hand.items() if e[0]["op"] == "open" and h not in done]
+        opened = [e[0] for e in by_hand.values() if e[0]["op"] == "open"]
         opened.sort(key=lambda e: (e["header"]["game_id"], e["header"]["hand_no"]))
         pending = []
         for head in opened:
             hand = OpenHand(head["hand"], head["table"], head["header"])
             self.hands[hand.id] = hand
             self.previous[hand.id] = self._previous_of(hand)
+            events: list[dict[str, Any]] = []
+            ended = None
             for entry in by_hand[hand.id][1:]:
-                if entry["op"] == "events" and entry["seq"] == len(hand.events):
-                    hand.accept(entry["events"], self._check(hand, entry["events"]))
+                if entry["op"] == "events" and entry["seq"] == len(events):
+                    events.extend(entry["events"])
                 elif entry["op"] == "end":
-                    self._finish(hand, entry.get("result"))
-                    pending.append(hand)
+                    ended = entry
+            if events:  # one replay gives what was raised at every event
+                hand.accept(events, self._check(hand, events))
+            if ended is not None:
+                self._finish(hand, ended.get("result"))
+                pending.append(hand)
         for hand in pending:
             await self._commit(hand)
         self.journal.compact()
@@ -346,9 +349,6 @@ class Service:
             old, _ = self.ended.popitem(last=False)
             self._locks.pop(old, None)
         self.previous.pop(hand.id, None)
-        # A note, not waited for: lost in a crash, the hand is committed again at start-up
-        # and ingest skips it as present.
-        self.journal.write({"op": "committed", "hand": hand.id})
-        self.journal.drop(hand.id)
+        self.journal.committed(hand.id)
         if self.journal.dropped >= max(64, len(self.hands)):
             self.journal.compact()
