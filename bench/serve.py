@@ -173,12 +173,14 @@ def main() -> None:
     proc = start_server(work / "data", tokens, port)
     load = os.getloadavg()[0]
     cpu = cpu_seconds(proc.pid)
+    own = time.process_time()
     try:
         results, lat, seconds = asyncio.run(
             run(f"http://127.0.0.1:{port}", plays, args.think / 1000)
         )
         peak = server_peak_mb(proc.pid)
         cpu = cpu_seconds(proc.pid) - cpu
+        own = time.process_time() - own
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait()
@@ -190,6 +192,7 @@ def main() -> None:
         f"event latency: p50 {q[49] * 1e3:.2f} ms, p99 {q[98] * 1e3:.2f} ms, max {max(lat) * 1e3:.2f} ms"
     )
     print(f"server CPU: {cpu / n_events * 1e3:.2f} ms per event (hands opened and ended included)")
+    print(f"client CPU: {own / n_events * 1e3:.2f} ms per event (the tables' HTTP client)")
     print(f"server peak memory: {peak:,.0f} MB")
     print(f"machine load average (1 min) at the start: {load:.1f} on {os.cpu_count()} cores")
     # the outcome: every hand in the archive once, the verdicts of check

@@ -113,7 +113,14 @@ def table_view(record: dict[str, Any], at: int) -> TableView:
     n_events = len(record["events"])
     if not -1 <= at < n_events:
         raise ValueError(f"event {at}: the hand has events 0-{n_events - 1}")
-    hand = replay_to(record, None if at < 0 else at)
+    return view_of(record, at, replay_to(record, None if at < 0 else at))
+
+
+def view_of(record: dict[str, Any], at: int, hand: HKHand) -> TableView:
+    """The view of ``hand``, the engine's state after event ``at`` of ``record`` (as
+    ``replay_to`` gives it, or as a replay's observer sees it: the live service builds its
+    answer from the replay it runs anyway)."""
+    n_events = len(record["events"])
     ev = record["events"][at] if at >= 0 else {}
     kind = ev.get("type")
     actor = ev.get("seat") if isinstance(ev.get("seat"), int) else None

@@ -27,7 +27,7 @@ from mjaudit.parts.service.archive import Committer, Finished
 from mjaudit.parts.service.journal import Journal
 from mjaudit.parts.service.session import Ended, OpenHand, Raised, raised
 from mjaudit.parts.service.stream import Hub
-from mjaudit.parts.service.view import summary, table_model
+from mjaudit.parts.service.view import Snapshot, summary, table_model
 
 HAND_TABLES = ("hands", "seats", "events", "recorded_results")
 
@@ -96,7 +96,7 @@ class Service:
                 elif entry["op"] == "end":
                     ended = entry
             if events:  # one replay gives what was raised at every event
-                hand.accept(events, self._check(hand, events))
+                hand.accept(events, self._check(hand, events)[0])
             if ended is not None:
                 self._finish(hand, ended.get("result"))
                 pending.append(hand)
@@ -201,12 +201,14 @@ class Service:
             raise ApiError(
                 413, "HAND_TOO_LONG", f"a hand holds at most {self.limits.max_events} events"
             )
-        found = self._check(hand, events)
+        found, snap = self._check(hand, events)
         await self.journal.append(
             {"op": "events", "hand": hand.id, "seq": seq, "events": events[: len(found.at)]}
         )
         hand.accept(events, found)
-        answer = self._answer(hand, seq, len(found.at), replayed=False)
+        answer = self._answer(
+            hand, seq, len(found.at), replayed=False, state=snap.of(hand.record())
+        )
         if len(found.at) < len(events):
             answer["refused"] = (
                 f"events {seq + len(found.at)}-{seq + len(events) - 1} were not taken: the hand closed before them"
@@ -281,10 +283,20 @@ class Service:
 
     # -- inside -------------------------------------------------------------------------
 
-    def _check(self, hand: OpenHand, events: list[dict[str, Any]]) -> Raised:
-        return raised(hand.record(events), self._prior(hand), len(hand.events))
+    def _check(self, hand: OpenHand, events: list[dict[str, Any]]) -> tuple[Raised, Snapshot]:
+        record = hand.record(events)
+        snap = Snapshot(record)
+        return raised(record, self._prior(hand), len(hand.events), snap), snap
 
-    def _answer(self, hand: OpenHand, seq: int, count: int, *, replayed: bool) -> dict[str, Any]:
+    def _answer(
+        self,
+        hand: OpenHand,
+        seq: int,
+        count: int,
+        *,
+        replayed: bool,
+        state: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         found = [f for group in hand.at[seq : seq + count] for f in group]
         closed = (
             hand.closed if hand.closed is not None and seq + count == len(hand.events) else None
@@ -297,7 +309,9 @@ class Service:
             "next_seq": len(hand.events),
             "findings": [hand.to_json(f) for f in found],
             "closed": hand.to_json(closed) if closed is not None else None,
-            "state": summary(table_model({**hand.header, "events": hand.events[: seq + count]})),
+            "state": state
+            if state is not None
+            else summary(table_model({**hand.header, "events": hand.events[: seq + count]})),
         }
 
     def _prior(self, hand: OpenHand) -> HandReport | None:

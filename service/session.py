@@ -11,6 +11,7 @@ Re-running the prefix costs O(events) per post (docs/serve.md has the figures).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +32,14 @@ class Raised:
     closed: Finding | None
 
 
-def raised(record: dict[str, Any], previous: HandReport | None, first: int) -> Raised:
-    """What the engine raises at events ``first ..`` of ``record`` (a hand in progress)."""
+def raised(
+    record: dict[str, Any],
+    previous: HandReport | None,
+    first: int,
+    watch: Callable[[int, Any], None] | None = None,
+) -> Raised:
+    """What the engine raises at events ``first ..`` of ``record`` (a hand in progress);
+    ``watch`` sees the engine's state after each event, as the replay goes."""
     counts: list[int] = []
     machines: list[Any] = []
 
@@ -40,6 +47,8 @@ def raised(record: dict[str, Any], previous: HandReport | None, first: int) -> R
         counts.append(len(hand.findings))
         if not machines:
             machines.append(hand)
+        if watch is not None:
+            watch(index, hand)
 
     report = replay_hand(record, previous=previous, observer=observe)
     n = len(record["events"])

@@ -11,17 +11,44 @@ from typing import Any
 
 import msgspec
 from mjaudit.parts.dashboards.ledger import ledger_view
-from mjaudit.parts.dashboards.table_view import steps_with_engine, table_view
+from mjaudit.parts.dashboards.table_view import steps_with_engine, table_view, view_of
 from mjaudit.parts.replay.engine import POSITIONS, position_text
+
+
+def _model(view: Any) -> dict[str, Any]:
+    model = msgspec.to_builtins(view)
+    model.pop("findings", None)  # the hand's findings are given once, beside the view
+    return model
 
 
 def table_model(record: dict[str, Any]) -> dict[str, Any]:
     """The view model after the last event (after the deal when there is none)."""
     at = len(record["events"]) - 1
     build = table_view if steps_with_engine(record["ruleset"]) else ledger_view
-    model = msgspec.to_builtins(build(record, at))
-    model.pop("findings", None)  # the hand's findings are given once, beside the view
-    return model
+    return _model(build(record, at))
+
+
+class Snapshot:
+    """The summary after the last event of ``record``, drawn from the engine's own state
+    as the post's replay passes it (a ``watch`` of :func:`session.raised`) where the view
+    model is the engine's, so the table is not stepped through a second time."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        self.last = len(record["events"]) - 1
+        self.engine = steps_with_engine(record["ruleset"])
+        self.state: dict[str, Any] | None = None
+
+    def __call__(self, index: int, hand: Any) -> None:
+        if self.engine and index == self.last:
+            self.state = summary(_model(view_of(self.record, index, hand)))
+
+    def of(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The summary of ``record`` (the events taken: all of them, or fewer if the hand
+        closed on the way)."""
+        if self.state is not None and len(record["events"]) == self.last + 1:
+            return self.state
+        return summary(table_model(record))
 
 
 def position(record: dict[str, Any]) -> str | None:
