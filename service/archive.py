@@ -72,6 +72,12 @@ def commit(
     return out
 
 
+def ready() -> bool:
+    """Nothing: submitted once so that the worker process is started and has imported this
+    module (and so ingest) before the first hand ends."""
+    return True
+
+
 class Committer:
     """Commits finished hands in the background, batching those that wait."""
 
@@ -91,6 +97,9 @@ class Committer:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
+        # The worker starts now (a spawned process imports ingest, polars, DuckDB: seconds
+        # of CPU), not at the first end while the tables are playing.
+        self._pool.submit(ready)
 
     async def stop(self) -> None:
         if self._task is not None:

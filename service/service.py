@@ -10,6 +10,7 @@ same answer. Posts to one hand are taken one at a time.
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -103,6 +104,9 @@ class Service:
         for hand in pending:
             await self._commit(hand)
         self.journal.compact()
+        # What start-up made (modules, the rebuilt hands) lives as long as the server: kept
+        # out of the collector's full passes, which would otherwise pause the posts.
+        gc.freeze()
 
     async def stop(self) -> None:
         await self.committer.stop()
