@@ -67,5 +67,10 @@ def serve(
     # Tables post every few seconds: a keep-alive shorter than that would make each post
     # open a new connection (uvicorn's default is 5 s).
     uvicorn.run(
-        app, host=host, port=port, log_level="warning", ws="websockets-sansio", timeout_keep_alive=75
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        timeout_keep_alive=75,
     )
