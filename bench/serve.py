@@ -3,7 +3,8 @@
 Starts a real server (``python -m mjaudit serve``) on a free port of 127.0.0.1 with a
 fresh data folder, then plays ``--tables`` tables at once with an async HTTP client: each
 table plays ``--hands`` hands of a simulated sitting (its own game id), one event per post,
-waiting ``--think`` ms between its events as players do. Prints events/s, the latency of
+waiting ``--think`` ms between its events as players do; the tables' starts are spread
+over one think time, as tables do not play in step. Prints events/s, the latency of
 an event post (p50, p99, max), the server's peak memory, and then checks the outcome: the
 archive holds every finished hand exactly once, and every hand's findings (raised at the
 events and at the end) are those of ``mjaudit check`` on the same records.
@@ -112,9 +113,12 @@ async def play_table(
     hands: list[dict[str, Any]],
     think: float,
     lat: list[float],
+    start: float = 0.0,
 ) -> list[list[dict[str, Any]]]:
-    """Play a table's hands; per hand, every finding the API raised (events, then end)."""
+    """Play a table's hands, from ``start`` seconds on; per hand, every finding the API
+    raised (events, then end)."""
     headers = {"Authorization": f"Bearer {token}"}
+    await asyncio.sleep(start)
     out = []
     for record in hands:
         head = {k: v for k, v in record.items() if k not in ("events", "result")}
@@ -142,7 +146,11 @@ async def run(
         t = time.perf_counter()
         results = await asyncio.gather(
             *(
-                play_table(client, f"bench-write-token-{k:04d}", hands, think, lat)
+                # Tables do not play in step: their starts are spread over one think time
+                # (all at once, every table's post would land in the same millisecond).
+                play_table(
+                    client, f"bench-write-token-{k:04d}", hands, think, lat, k * think / len(plays)
+                )
                 for k, hands in enumerate(plays)
             )
         )
