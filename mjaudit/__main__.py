@@ -1,3 +1,4 @@
 from mjaudit.cli import run
 
-run()
+if __name__ == "__main__":  # not when a spawned worker process imports this module
+    run()

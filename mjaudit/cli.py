@@ -984,6 +984,10 @@ from mjaudit.report_cli import report  # noqa: E402
 
 app.command()(report)
 
+from mjaudit.serve_cli import serve  # noqa: E402
+
+app.command()(serve)
+
 from mjaudit.helptext import reflow_app  # noqa: E402
 
 reflow_app(app)  # last: every command is registered by now

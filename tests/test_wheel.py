@@ -43,7 +43,7 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"mjaudit"}
     assert "mjaudit/py.typed" in names
-    for part in ("replay", "ingest", "schemas", "dashboards"):
+    for part in ("replay", "ingest", "schemas", "dashboards", "service"):
         assert f"mjaudit/parts/{part}/__init__.py" in names
     assert "mjaudit/parts/replay/rulesets/american/cards/sample.yaml" in names  # package data comes along
 
@@ -71,7 +71,7 @@ def test_the_api_works_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> 
 import importlib.util, sys
 import mjaudit
 assert mjaudit.__file__.startswith({str(target)!r}), mjaudit.__file__
-for name in ("replay", "ingest", "schemas", "dashboards"):
+for name in ("replay", "ingest", "schemas", "dashboards", "service"):
     assert importlib.util.find_spec(name) is None, name  # no top-level names of ours
 hands = mjaudit.read_log({str(log)!r})
 report = mjaudit.replay_hand(hands[0])

@@ -1,0 +1,76 @@
+"""``mjaudit serve``: the live audit service (``service/``), run by uvicorn.
+
+The command only reads flags, builds the app and runs it; everything it serves is in
+:mod:`mjaudit.parts.service` (docs/serve.md). Mounted by ``mjaudit/cli.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+EXIT_USAGE = 2
+
+_err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def serve(
+    data: Annotated[
+        Path,
+        typer.Option(
+            "--data", envvar="MJAUDIT_DATA", help="Data folder the finished hands are committed to."
+        ),
+    ] = Path("mjdata"),
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; only this machine unless told otherwise.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    tokens: Annotated[
+        Path | None,
+        typer.Option(
+            help="TOML file of tokens: admin, referees, and \\[tables.NAME] write and read."
+        ),
+    ] = None,
+    state: Annotated[
+        Path | None,
+        typer.Option(help="Folder of the journal and issued tokens (default DATA/.serve)."),
+    ] = None,
+) -> None:
+    """Audit hands live over HTTP: post each event, get the engine's findings at once.
+
+    The API is described at /docs and /openapi.json once it runs. Every accepted event is
+    in the journal before it is answered; a restart resumes the open hands from it.
+    Finished hands are committed to the data folder as `mjaudit ingest` would.
+    """
+    import uvicorn
+
+    from mjaudit.parts.service.app import admin_token, create_app
+    from mjaudit.parts.service.auth import TokenFileError, Tokens
+    from mjaudit.parts.service.config import ServeConfig
+    from mjaudit.parts.service.journal import JournalError
+
+    config = ServeConfig(data=data, tokens_file=tokens, state=state)
+    try:
+        app = create_app(config)
+    except (TokenFileError, JournalError) as exc:
+        _err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(EXIT_USAGE) from None
+    if admin_token(config, Tokens.load(tokens, config.issued)) is not None:
+        _err.print(f"admin token: {escape(str(config.admin_token_file))} (readable by you only)")
+    _err.print(f"serving http://{host}:{port} (API: /docs); journal {config.journal}")
+    sys.stderr.flush()
+    # Tables post every few seconds: a keep-alive shorter than that would make each post
+    # open a new connection (uvicorn's default is 5 s).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        timeout_keep_alive=75,
+    )

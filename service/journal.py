@@ -1,0 +1,158 @@
+"""The journal: every accepted post, on disk before it is answered.
+
+One append-only JSON Lines file per server. An entry is written and fsync'd before the
+post it records is answered; posts that arrive while an fsync runs share the next one
+(group commit), so 200 tables do not cost 200 fsyncs. On start-up the entries are read
+back and the open hands rebuilt. A hand's entries are dropped once the hand is in the
+archive: :meth:`Journal.compact` rewrites the file with the live entries only (a new file,
+fsync'd, then renamed over the old one).
+
+A last line cut short by a crash was never answered (it was never fully written, so never
+fsync'd); it is ignored. Any other unreadable line is an error naming its line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import filelock
+import msgspec
+from mjaudit.parts.ingest.store import _write_atomic  # the data folder's atomic replace
+
+_encoder = msgspec.json.Encoder(order="sorted")
+COMMITTED = "committed"  # the op of the note that a hand is in the archive
+
+
+class JournalError(RuntimeError):
+    """The journal cannot be read back (a damaged line) or is held by another server."""
+
+
+def read_entries(path: Path) -> Iterator[dict[str, Any]]:
+    """The entries of a journal file, in order (a torn last line is skipped)."""
+    if not path.exists():
+        return
+    lines = path.read_bytes().split(b"\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = msgspec.json.decode(line)
+        except msgspec.DecodeError as exc:
+            if number == len(lines):  # no newline after it: cut short, never answered
+                return
+            raise JournalError(f"{path}:{number}: unreadable journal entry ({exc})") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("hand"), str):
+            raise JournalError(f"{path}:{number}: expected an object with a 'hand' id")
+        yield entry
+
+
+class Journal:
+    """The journal of one server. Entries are dicts naming their ``hand``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = filelock.FileLock(path.with_name(path.name + ".lock"), timeout=0)
+        try:
+            self._lock.acquire()
+        except filelock.Timeout:
+            raise JournalError(
+                f"{path}: another mjaudit serve uses this journal; give this one its own "
+                "(--journal) or stop the other"
+            ) from None
+        self.live: dict[str, list[bytes]] = {}  # hand id -> its lines, for compact()
+        for entry in read_entries(path):
+            if entry.get("op") == COMMITTED:  # what came before is in the archive
+                self.live.pop(entry["hand"], None)
+            else:
+                self.live.setdefault(entry["hand"], []).append(_encoder.encode(entry) + b"\n")
+        self._file = open(path, "ab")  # noqa: SIM115  (held open for the server's life)
+        self._waiting: list[asyncio.Future[None]] = []  # posts written, not yet fsync'd
+        self._flusher: asyncio.Task[None] | None = None
+        self._fsync = ThreadPoolExecutor(1, thread_name_prefix="journal-fsync")
+        self._compact_wanted = False
+        self.dropped = 0  # hands dropped since the last compaction
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        """The live entries read back at start-up, hand by hand."""
+        for lines in self.live.values():
+            for line in lines:
+                yield msgspec.json.decode(line)
+
+    def write(self, entry: dict[str, Any]) -> None:
+        """Write ``entry``, not waiting for the disk (a note whose loss costs nothing)."""
+        line = _encoder.encode(entry) + b"\n"
+        self._file.write(line)
+        self.live.setdefault(entry["hand"], []).append(line)
+
+    async def append(self, entry: dict[str, Any]) -> None:
+        """Write ``entry`` and return once it is on disk.
+
+        One flusher task fsyncs in a thread of its own while the loop goes on; the posts
+        that write their entries during an fsync are covered together by the next one
+        (group commit), so the disk sees one fsync per batch, not one per post."""
+        self.write(entry)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(done)
+        if self._flusher is None:
+            self._flusher = loop.create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._waiting:
+                waiting, self._waiting = self._waiting, []
+                try:
+                    self._file.flush()
+                    await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
+                except OSError as exc:
+                    for done in waiting:
+                        if not done.done():
+                            done.set_exception(exc)
+                    continue
+                for done in waiting:
+                    if not done.done():
+                        done.set_result(None)
+            if self._compact_wanted:  # no fsync under way on the file it replaces
+                self._compact()
+        finally:
+            self._flusher = None
+
+    def committed(self, hand: str) -> None:
+        """The hand is in the archive: note it (not waited for: if the note is lost, the
+        hand is committed again at start-up and ingest skips it as present) and forget
+        its entries, which compact() removes from the file."""
+        self.write({"op": COMMITTED, "hand": hand})
+        if self.live.pop(hand, None) is not None:
+            self.dropped += 1
+
+    def compact(self) -> None:
+        """Rewrite the file with the live entries only: now, or once the fsync under way
+        is done (it must not run on a file closed under it)."""
+        if self._flusher is None:
+            self._compact()
+        else:
+            self._compact_wanted = True
+
+    def _compact(self) -> None:
+        self._compact_wanted = False
+        self._file.close()
+        _write_atomic(self.path, b"".join(b"".join(lines) for lines in self.live.values()))
+        self._file = open(self.path, "ab")  # noqa: SIM115
+        self.dropped = 0
+
+    async def close(self) -> None:
+        """Wait for the fsync under way, rewrite the file with the live entries, let go."""
+        while self._flusher is not None:
+            await asyncio.shield(self._flusher)
+        self._compact()
+        self._fsync.shutdown(wait=True)
+        self._file.close()
+        self._lock.release()

@@ -1,0 +1,68 @@
+"""The table as the engine's view model gives it, and the short summary a post answers with.
+
+Nothing new is computed here: the view model is the engine's own (``TableView``, the one
+`mjaudit show` and the dashboard's replayer draw) and the text is the ruleset's own
+``position`` function (what ``mjaudit show`` prints).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from mjaudit.parts.replay.engine.run import POSITIONS, VIEWS, position_text, table_view
+
+
+def _model(view: Any) -> dict[str, Any]:
+    model = msgspec.to_builtins(view)
+    model.pop("findings", None)  # the hand's findings are given once, beside the view
+    return model
+
+
+def table_model(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The view model after the last event (after the deal when there is none); None for a
+    ruleset whose engine has no view."""
+    if record["ruleset"] not in VIEWS:
+        return None
+    events = record["events"]
+    return _model(table_view(record, len(events) - 1 if events else None))
+
+
+class Snapshot:
+    """The summary after the last event of ``record``: computed once per answer."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+
+    def __call__(self, index: int, hand: Any) -> None:
+        """A replay observer; the summary is built from the view model, not from here."""
+
+    def of(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The summary of ``record`` (the events taken: all of them, or fewer if the hand
+        closed on the way)."""
+        return summary(table_model(record))
+
+
+def position(record: dict[str, Any]) -> str | None:
+    """The ruleset's text view of the table (None for a ruleset without one)."""
+    if record["ruleset"] not in POSITIONS:
+        return None
+    events = record["events"]
+    return position_text(record, len(events) - 1 if events else None)
+
+
+def summary(model: dict[str, Any] | None) -> dict[str, Any]:
+    """Whose turn, who acted last, the wall, the dead hands: what a table's screen shows
+    beside a post."""
+    if model is None:
+        return {}
+    dead = {str(s["seat"]): list(s["status"]) for s in model["seats"] if s.get("status")}
+    return {
+        "events": model["n_events"],
+        "event": model["event"],
+        "actor": model["actor"],
+        "turn": model["turn"],
+        "wall": model["stock"],
+        "live": model.get("live"),
+        "dead": dead,
+    }
