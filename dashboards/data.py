@@ -646,10 +646,19 @@ def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.
 
 
 @hand_level
-def head_to_head(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+def head_to_head(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    player: str,
+    rulesets: tuple[str, ...] | None = None,
+) -> pl.DataFrame:
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
-    points ``player`` paid them (hands they won and ``player`` lost) and received."""
+    points ``player`` paid them (hands they won and ``player`` lost) and received; with
+    ``rulesets``, over those rulesets only (one unit: points of two units never add)."""
     where, params = f.where("m")
+    if rulesets is not None:
+        where += f" AND m.ruleset IN ({', '.join('?' for _ in rulesets) or 'NULL'})"
+        params = [*params, *rulesets]
     return _frame(
         con,
         f"""

@@ -63,6 +63,7 @@ def test_the_report_shows_the_findings_and_tiles_in_chromium(
     path = tmp_path / f"{family}.html"
     path.write_text(hand_report_html(hand, "a test"), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1200, "height": 1600})
+    page.set_default_timeout(300_000)  # a hang guard: a loaded CI machine is slow
     asked: list[str] = []
     page.route("**/*", lambda route: (asked.append(route.request.url), route.continue_()))
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 from mjaudit.parts.dashboards import ui
+from mjaudit.parts.replay.engine.registry import RULESETS
 
 ctx = ui.require()
 f = ctx.filters
@@ -19,11 +20,22 @@ ui.start_count("p_window", "window", 50, 1, MAX_WINDOW, "hands")
 ui.share(name=name)
 
 chan = f.game == "chan"  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
-unit = "điểm" if chan else "fan"
 hands = ctx.q("player_hands", f, name)
 if hands.is_empty():
     st.info(f"{name} has no replayed hands under these filters.")
     st.stop()
+# Fan, phán and card points (and the currencies they are paid in) never add up: a player
+# of several units is shown one unit at a time.
+unit_of = {r.id: r.unit for r in RULESETS.values()}
+by_unit: dict[str, list[str]] = {}
+for rid in sorted(set(hands["ruleset"].to_list())):
+    by_unit.setdefault(unit_of.get(rid, rid), []).append(rid)
+units = sorted(by_unit)
+unit = units[0]
+if len(units) > 1:
+    unit = st.radio("Unit", units, horizontal=True, key="p_unit", help="never added together")
+    hands = hands.filter(pl.col("ruleset").is_in(by_unit[unit]))
+chosen = tuple(by_unit[unit]) if len(units) > 1 else None
 wins = hands.filter(pl.col("is_winner"))
 n, n_wins = hands.height, wins.height
 self_drawn = int(wins["self_drawn"].sum())
@@ -105,7 +117,7 @@ with right:
     how = pl.DataFrame({"how": ways, "wins": [self_drawn, n_wins - self_drawn]})
     ui.bars(how, "how", "wins", horizontal=True, category_title="")
 
-h2h = ctx.q("head_to_head", f, name)
+h2h = ctx.q("head_to_head", f, name, chosen)
 st.subheader("Who they pay")
 st.caption("Points they lost in hands each opponent won (and won from each opponent).")
 pay = (

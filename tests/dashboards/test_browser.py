@@ -104,7 +104,11 @@ def page(server: str) -> Iterator[object]:
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
         try:
-            yield browser.new_page(viewport={"width": 1400, "height": 2200})
+            page = browser.new_page(viewport={"width": 1400, "height": 2200})
+            # every wait (goto, clicks, locators) is bounded by the hang guard, not
+            # Playwright's 30 s default, which a loaded CI machine can exceed
+            page.set_default_timeout(HANG_GUARD_S * 1000)
+            yield page
         finally:
             browser.close()
 

@@ -261,3 +261,31 @@ def test_the_game_and_chan_queries_take_input_as_parameters(
     at = app("fans", game=bad)  # a bad link falls back to the default family
     no_exception(at)
     assert at.radio(key="f_game").value == "mahjong"
+
+
+def test_player_page_shows_one_unit_at_a_time(chan_data: Path, use_data: UseData) -> None:
+    """A player of hk-classic, vn-160 and american hands: the page added fan, phán and card
+    points into one net; now it shows one unit at a time, each as `stats` gives it."""
+    from mjaudit.parts.dashboards.queries import connect, player_stats
+
+    use_data(chan_data)
+    at = app("player", name="dung")
+    no_exception(at)
+    choice = at.radio(key="p_unit")
+    stats = player_stats(connect(chan_data), Filters(game="mahjong", players=("dung",)))
+    assert sorted(choice.options) == sorted(stats["unit"].to_list())
+    assert len(choice.options) > 1
+    for unit in choice.options:
+        at.radio(key="p_unit").set_value(unit).run()
+        no_exception(at)
+        row = stats.filter(pl.col("unit") == unit).row(0, named=True)
+        assert metric(at, "Hands") == str(row["hands"])
+        assert metric(at, f"Avg {unit}") == (
+            "–" if row["avg_fan"] is None else data_num(row["avg_fan"])
+        )
+
+
+def data_num(x: float) -> str:
+    from mjaudit.parts.dashboards import ui
+
+    return ui.num(x)
