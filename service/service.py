@@ -28,7 +28,7 @@ from mjaudit.parts.service.archive import Committer, Finished
 from mjaudit.parts.service.journal import Journal
 from mjaudit.parts.service.session import Ended, OpenHand, Raised, raised
 from mjaudit.parts.service.stream import Hub
-from mjaudit.parts.service.view import Snapshot, summary, table_model
+from mjaudit.parts.service.view import state_summary, summary, table_model
 
 HAND_TABLES = ("hands", "seats", "events", "recorded_results")
 
@@ -205,14 +205,12 @@ class Service:
             raise ApiError(
                 413, "HAND_TOO_LONG", f"a hand holds at most {self.limits.max_events} events"
             )
-        found, snap = self._check(hand, events)
+        found, state = self._check(hand, events)
         await self.journal.append(
             {"op": "events", "hand": hand.id, "seq": seq, "events": events[: len(found.at)]}
         )
         hand.accept(events, found)
-        answer = self._answer(
-            hand, seq, len(found.at), replayed=False, state=snap.of(hand.record())
-        )
+        answer = self._answer(hand, seq, len(found.at), replayed=False, state=state)
         if len(found.at) < len(events):
             answer["refused"] = (
                 f"events {seq + len(found.at)}-{seq + len(events) - 1} were not taken: the hand closed before them"
@@ -287,10 +285,23 @@ class Service:
 
     # -- inside -------------------------------------------------------------------------
 
-    def _check(self, hand: OpenHand, events: list[dict[str, Any]]) -> tuple[Raised, Snapshot]:
+    def _check(
+        self, hand: OpenHand, events: list[dict[str, Any]]
+    ) -> tuple[Raised, dict[str, Any] | None]:
+        """What the engine raises at ``events`` (posted after the accepted ones) and the
+        state summary after the last of them, both from one replay (None: the hand
+        stopped before its last event, or its ruleset has no view of its state)."""
         record = hand.record(events)
-        snap = Snapshot(record)
-        return raised(record, self._prior(hand), len(hand.events), snap), snap
+        last = len(record["events"]) - 1
+        seen: list[dict[str, Any] | None] = []
+
+        def watch(index: int, state: Any) -> None:
+            if index == last:
+                seen.append(state_summary(hand.ruleset, state, index))
+
+        return raised(record, self._prior(hand), len(hand.events), watch), (
+            seen[0] if seen else None
+        )
 
     def _answer(
         self,

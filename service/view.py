@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.run import POSITIONS, VIEWS, position_text, table_view
 
 
@@ -28,19 +29,14 @@ def table_model(record: dict[str, Any]) -> dict[str, Any] | None:
     return _model(table_view(record, len(events) - 1 if events else None))
 
 
-class Snapshot:
-    """The summary after the last event of ``record``: computed once per answer."""
-
-    def __init__(self, record: dict[str, Any]) -> None:
-        self.record = record
-
-    def __call__(self, index: int, hand: Any) -> None:
-        """A replay observer; the summary is built from the view model, not from here."""
-
-    def of(self, record: dict[str, Any]) -> dict[str, Any]:
-        """The summary of ``record`` (the events taken: all of them, or fewer if the hand
-        closed on the way)."""
-        return summary(table_model(record))
+def state_summary(ruleset: str, state: Any, at: int) -> dict[str, Any] | None:
+    """The summary of a hand state a replay's observer was handed after event ``at``:
+    the post's answer comes from the replay that judged it, not from stepping again.
+    None when the ruleset gives no view of its state."""
+    rs = registry.get(ruleset)
+    if rs is None or rs.state_view is None:
+        return None
+    return summary(_model(rs.state_view(state, at)))
 
 
 def position(record: dict[str, Any]) -> str | None:

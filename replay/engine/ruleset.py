@@ -26,6 +26,9 @@ PositionFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None],
 ViewFn = Callable[[dict[str, Any], int | None, Mapping[str, object] | None], TableView]
 """``(record, at, overrides) -> TableView``: the same table as a value, from the ruleset's
 own hand state stepped to event ``at``."""
+StateViewFn = Callable[[Any, int | None], TableView]
+"""``(hand state, at) -> TableView``: the view of a hand state already stepped to event
+``at``, as a replay's observer sees it (what :data:`ViewFn` gives after stepping)."""
 
 
 def fan_line(rep: HandReport) -> str:
@@ -48,6 +51,9 @@ class Ruleset:
     # The unit a win's value is counted in; statistics never add two units together, and
     # each unit's payments are its own currency (HK points, vn-160 units, card points).
     unit: str = "fan"
+    # The view of the state a replay's observer is handed: the live service answers each
+    # post with it, from the replay that judged the post, instead of stepping again.
+    state_view: StateViewFn | None = None
 
     @property
     def position(self) -> PositionFn | None:

@@ -15,11 +15,13 @@ def header_of(record: dict[str, Any]) -> dict[str, Any]:
 
 def play(client: Any, token: str, record: dict[str, Any], batch: int = 1) -> dict[str, Any]:
     """Post ``record`` event by event (``batch`` at a time) and end it; returns every
-    finding the API raised, in order, and the end's answer."""
+    finding the API raised, in order, the state summary each post answered with (with the
+    number of events it closed) and the end's answer."""
     opened = client.post("/hands", json=header_of(record), headers=auth(token))
     assert opened.status_code == 201, opened.text
     hand = opened.json()["hand"]
     raised: list[dict[str, Any]] = []
+    states: list[tuple[int, dict[str, Any]]] = []
     events = record["events"]
     for seq in range(0, len(events), batch):
         answer = client.post(
@@ -29,11 +31,12 @@ def play(client: Any, token: str, record: dict[str, Any], batch: int = 1) -> dic
         )
         assert answer.status_code == 200, answer.text
         raised.extend(answer.json()["findings"])
+        states.append((answer.json()["next_seq"], answer.json()["state"]))
     ended = client.post(
         f"/hands/{hand}/end", json={"result": record.get("result")}, headers=auth(token)
     )
     assert ended.status_code == 200, ended.text
-    return {"hand": hand, "raised": raised, "end": ended.json()}
+    return {"hand": hand, "raised": raised, "states": states, "end": ended.json()}
 
 
 def engine_fields(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from mjaudit.parts.replay.sim import write_simulation
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 from mjaudit.parts.service.app import create_app
 from mjaudit.parts.service.config import ServeConfig
+from mjaudit.parts.service.view import summary, table_model
 from starlette.testclient import TestClient
 
 from mjaudit.api import read_log
@@ -44,5 +45,10 @@ def test_a_sitting_played_live_gives_the_findings_of_check(
             assert end["settlement"] == {k: v for k, v in expected.items() if k != "findings"}
             assert end["ended_by"] == rep.ended_by
             assert end["archive"]["status"] == "stored"
+            # each post's state comes from the replay that judged it: the same as the
+            # table stepped again to that event (whose turn, the wall, the dead hands)
+            for taken, state in got["states"]:
+                again = summary(table_model({**record, "events": record["events"][:taken]}))
+                assert state == again, f"hand {record['hand_no']}, after {taken} events"
     hands = DataDir(config.data).scan("hands").select("game_id", "hand_no").collect()
     assert sorted(hands.rows()) == sorted((r["game_id"], r["hand_no"]) for r in records)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset
 from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.vn160.render import vn160_view
+from mjaudit.parts.replay.rulesets.vn160.render import view_of, vn160_view
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_vn160
 from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
 
@@ -26,5 +26,6 @@ RULESETS = (
         score_line,
         scorer=score_vn160,
         unit="phán",
+        state_view=view_of,
     ),
 )
