@@ -9,7 +9,7 @@ an event post (p50, p99, max), the server's peak memory, and then checks the out
 archive holds every finished hand exactly once, and every hand's findings (raised at the
 events and at the end) are those of ``mjaudit check`` on the same records.
 
-    python bench/serve.py --tables 200 --hands 2 --think 500
+    python bench/serve.py --tables 200 --hands 2 --think 500 [--sync os]
     python bench/serve.py --smoke
 """
 
@@ -61,8 +61,9 @@ def tables_hands(ruleset: str, tables: int, hands: int) -> list[list[dict[str, A
     ]
 
 
-def start_server(data: Path, tokens: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(data: Path, tokens: Path, port: int, sync: str) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "mjaudit", "serve", "--data", str(data), "--port", str(port)]
+    cmd += ["--sync", sync]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([*cmd, "--tokens", str(tokens)], cwd=ROOT, env=env)
     for _ in range(600):  # a hang guard, not a measurement
@@ -167,6 +168,9 @@ def main() -> None:
         "--think", type=float, default=500.0, help="ms a table waits between its events"
     )
     parser.add_argument("--ruleset", default="hk-classic")
+    parser.add_argument(
+        "--sync", choices=("disk", "os"), default="disk", help="the server's journal sync"
+    )
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -178,7 +182,7 @@ def main() -> None:
     )
     plays = tables_hands(args.ruleset, args.tables, args.hands)
     port = free_port()
-    proc = start_server(work / "data", tokens, port)
+    proc = start_server(work / "data", tokens, port, args.sync)
     load = os.getloadavg()[0]
     cpu = cpu_seconds(proc.pid)
     own = time.process_time()
@@ -194,7 +198,9 @@ def main() -> None:
         proc.wait()
     n_events = len(lat)
     q = statistics.quantiles(lat, n=100) if n_events >= 2 else [lat[0]] * 99
-    print(f"{args.tables} tables x {args.hands} hands of {args.ruleset}, think {args.think:g} ms")
+    print(
+        f"{args.tables} tables x {args.hands} hands of {args.ruleset}, think {args.think:g} ms, sync {args.sync}"
+    )
     print(f"{n_events / seconds:,.0f} events/s ({n_events} events in {seconds:.1f} s)")
     print(
         f"event latency: p50 {q[49] * 1e3:.2f} ms, p99 {q[98] * 1e3:.2f} ms, max {max(lat) * 1e3:.2f} ms"

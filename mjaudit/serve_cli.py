@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from mjaudit.parts.service.sync import Sync
+
 EXIT_USAGE = 2
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -40,6 +42,14 @@ def serve(
         Path | None,
         typer.Option(help="Folder of the journal and issued tokens (default DATA/.serve)."),
     ] = None,
+    sync: Annotated[
+        Sync,
+        typer.Option(
+            help="Before a post is answered its journal entry is fsync'd (disk: survives a "
+            "power cut) or handed to the operating system and fsync'd within a second (os: "
+            "survives the server being killed, and no post waits for the disk).",
+        ),
+    ] = Sync.DISK,
 ) -> None:
     """Audit hands live over HTTP: post each event, get the engine's findings at once.
 
@@ -54,7 +64,7 @@ def serve(
     from mjaudit.parts.service.config import ServeConfig
     from mjaudit.parts.service.journal import JournalError
 
-    config = ServeConfig(data=data, tokens_file=tokens, state=state)
+    config = ServeConfig(data=data, tokens_file=tokens, state=state, sync=sync)
     try:
         app = create_app(config)
     except (TokenFileError, JournalError) as exc:

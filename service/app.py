@@ -65,7 +65,9 @@ def create_app(config: ServeConfig) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        service = Service(config.data, config.journal, config.limits, config.commit_process)
+        service = Service(
+            config.data, config.journal, config.limits, config.commit_process, config.sync
+        )
         await service.start()
         holder["service"] = service
         app.state.service = service

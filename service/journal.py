@@ -7,6 +7,13 @@ back and the open hands rebuilt. A hand's entries are dropped once the hand is i
 archive: :meth:`Journal.compact` rewrites the file with the live entries only (a new file,
 fsync'd, then renamed over the old one).
 
+How far "on disk" goes is the server's ``--sync`` (:class:`Sync`): ``disk`` (the default)
+fsyncs before answering, so an answered post survives the machine losing power; ``os``
+hands the entry to the operating system before answering and fsyncs within a second, as
+Redis's ``appendfsync everysec`` does: an answered post survives the server being killed
+(kill -9, a crash of the process), not the machine going down in that second, and no post
+waits for the disk.
+
 A last line cut short by a crash was never answered (it was never fully written, so never
 fsync'd); it is ignored. Any other unreadable line is an error naming its line.
 """
@@ -22,10 +29,14 @@ from typing import Any
 
 import filelock
 import msgspec
-from mjaudit.parts.ingest.store import _write_atomic  # the data folder's atomic replace
+from mjaudit.parts.ingest.store import _write_atomic
+from mjaudit.parts.service.sync import Sync  # the data folder's atomic replace
 
 _encoder = msgspec.json.Encoder(order="sorted")
 COMMITTED = "committed"  # the op of the note that a hand is in the archive
+
+
+OS_SYNC_DELAY = 1.0  # seconds: how long an entry waits for its fsync in ``os`` mode
 
 
 class JournalError(RuntimeError):
@@ -54,8 +65,9 @@ def read_entries(path: Path) -> Iterator[dict[str, Any]]:
 class Journal:
     """The journal of one server. Entries are dicts naming their ``hand``."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, sync: Sync = Sync.DISK) -> None:
         self.path = path
+        self.sync = Sync(sync)
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = filelock.FileLock(path.with_name(path.name + ".lock"), timeout=0)
         try:
@@ -76,6 +88,7 @@ class Journal:
         self._flusher: asyncio.Task[None] | None = None
         self._fsync = ThreadPoolExecutor(1, thread_name_prefix="journal-fsync")
         self._compact_wanted = False
+        self._unsynced = False  # written since the last fsync began (``os`` mode)
         self.dropped = 0  # hands dropped since the last compaction
 
     def entries(self) -> Iterator[dict[str, Any]]:
@@ -88,6 +101,7 @@ class Journal:
         """Write ``entry``, not waiting for the disk (a note whose loss costs nothing)."""
         line = _encoder.encode(entry) + b"\n"
         self._file.write(line)
+        self._unsynced = True
         self.live.setdefault(entry["hand"], []).append(line)
 
     async def append(self, entry: dict[str, Any]) -> None:
@@ -98,15 +112,25 @@ class Journal:
         (group commit), so the disk sees one fsync per batch, not one per post."""
         self.write(entry)
         loop = asyncio.get_running_loop()
+        if self.sync is Sync.OS:
+            self._file.flush()  # in the kernel's hands: a killed server does not lose it
+            if self._flusher is None:
+                self._flusher = loop.create_task(self._flush(delay=OS_SYNC_DELAY))
+            return
         done: asyncio.Future[None] = loop.create_future()
         self._waiting.append(done)
         if self._flusher is None:
             self._flusher = loop.create_task(self._flush())
         await done
 
-    async def _flush(self) -> None:
+    async def _flush(self, delay: float = 0.0) -> None:
         loop = asyncio.get_running_loop()
         try:
+            while delay and self._unsynced:  # ``os`` mode: one fsync covers a second's entries
+                self._unsynced = False
+                await asyncio.sleep(delay)
+                self._file.flush()
+                await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
             while self._waiting:
                 waiting, self._waiting = self._waiting, []
                 try:

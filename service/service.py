@@ -28,6 +28,7 @@ from mjaudit.parts.service.archive import Committer, Finished
 from mjaudit.parts.service.journal import Journal
 from mjaudit.parts.service.session import Ended, OpenHand, Raised, raised
 from mjaudit.parts.service.stream import Hub
+from mjaudit.parts.service.sync import Sync
 from mjaudit.parts.service.view import state_summary, summary, table_model
 
 HAND_TABLES = ("hands", "seats", "events", "recorded_results")
@@ -61,11 +62,16 @@ def hand_id(game_id: str, hand_no: int) -> str:
 
 class Service:
     def __init__(
-        self, data: Path, journal: Path, limits: Limits = Limits(), commit_process: bool = True
+        self,
+        data: Path,
+        journal: Path,
+        limits: Limits = Limits(),
+        commit_process: bool = True,
+        sync: Sync = Sync.DISK,
     ) -> None:
         self.data = data
         self.limits = limits
-        self.journal = Journal(journal)
+        self.journal = Journal(journal, sync)
         self.committer = Committer(data, commit_process)
         self.hub = Hub()
         self.hands: dict[str, OpenHand] = {}

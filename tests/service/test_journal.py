@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
-from mjaudit.parts.service.journal import Journal, JournalError
+from mjaudit.parts.service import journal as journal_module
+from mjaudit.parts.service.journal import Journal, JournalError, read_entries
+from mjaudit.parts.service.sync import Sync
 
 
 def lines(*entries: str) -> bytes:
@@ -65,3 +68,29 @@ def test_two_servers_cannot_share_a_journal(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="another mjaudit serve uses this journal"):
         Journal(path)
     assert first.path == path
+
+
+def test_in_os_mode_a_post_waits_for_the_kernel_not_the_disk_and_is_fsyncd_soon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    fsyncs: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (fsyncs.append(fd), real_fsync(fd))[1])
+    monkeypatch.setattr(journal_module, "OS_SYNC_DELAY", 0.01)
+
+    async def run() -> None:
+        journal = Journal(path, Sync.OS)
+        await asyncio.gather(*(journal.append({"op": "open", "hand": h}) for h in "abc"))
+        assert fsyncs == []  # answered before any fsync ...
+        # ... and a server started after a kill -9 reads them back from the kernel's cache
+        assert [e["hand"] for e in read_entries(path)] == ["a", "b", "c"]
+        for _ in range(30_000):  # hang guard only: the delayed fsync comes
+            if fsyncs:
+                break
+            await asyncio.sleep(0.01)
+        assert fsyncs, "the entries were never fsync'd"
+        await journal.close()
+
+    asyncio.run(run())
+    assert [e["hand"] for e in Journal(path).entries()] == ["a", "b", "c"]

@@ -36,8 +36,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data: Path, tokens: Path) -> None:
+    def __init__(self, data: Path, tokens: Path, sync: str = "disk") -> None:
         self.data, self.tokens, self.port = data, tokens, free_port()
+        self.sync = sync
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -46,7 +47,7 @@ class Server:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "mjaudit", "serve", "--data", str(self.data)]
-        cmd += ["--port", str(self.port), "--tokens", str(self.tokens)]
+        cmd += ["--port", str(self.port), "--tokens", str(self.tokens), "--sync", self.sync]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=subprocess.PIPE)
         deadline = time.monotonic() + HANG_GUARD
@@ -73,9 +74,10 @@ class Server:
             self.kill9()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(tmp_path / "data", write_tokens(tmp_path))
+@pytest.fixture(params=["disk", "os"])
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Server]:
+    """A server of each journal sync: either way an answered post survives kill -9."""
+    s = Server(tmp_path / "data", write_tokens(tmp_path), request.param)
     yield s
     s.stop()
 
