@@ -25,7 +25,7 @@ from logbuilder import (
     with_code,
 )
 from mjaudit.parts.replay.engine.run import replay_games, replay_hand
-from mjaudit.parts.schemas.records import ErrorCode, RecordError
+from mjaudit.parts.schemas.records import ErrorCode, RecordError, parse_object
 from test_penalty_examples import c1, l1, n1, three_bamboo_melds
 
 E, S, W, N = 0, 1, 2, 3
@@ -276,6 +276,34 @@ def test_07_DEAL_SIZE_INVALID() -> None:
     # ... which the default `either` accepts, as it accepts 14
     clean(Hand().draw(E).discard(E).abandon().replay())
     clean(Hand().discard(E).abandon().replay())
+
+
+def _partial(dealer_tiles: str, *events: tuple[str, int]) -> list:  # type: ignore[type-arg]
+    """A log without start hands or wall: only public actions, each (type, seat)."""
+    rec = {
+        "format": "mjlog/1",
+        "game_id": "partial",
+        "hand_no": 1,
+        "ruleset": "hk-classic",
+        "players": ["a", "b", "c", "d"],
+        "dealer": 0,
+        "prevailing_wind": "E",
+        "options": {"dealer_initial_tiles": dealer_tiles},
+        "events": [{"type": t, "seat": s, "tile": "2m"} for t, s in events] + [{"type": "abandon"}],
+    }
+    report = replay_hand(parse_object(rec).record)
+    quiet = {"PARTIAL_INFORMATION", "HAND_ABANDONED"}  # INFO: what every such log gets
+    return [(f.event_index, f.code) for f in report.findings if f.code not in quiet]
+
+
+def test_07_partial_log_the_dealers_first_action_says_how_many_tiles_were_dealt() -> None:
+    # no deal in the log: the dealer who discards first was dealt 14 (#7 allows it) ...
+    assert _partial("either", ("discard", E), ("draw", S), ("discard", S)) == []
+    assert _partial("either", ("draw", E), ("discard", E), ("draw", S)) == []
+    assert _partial("14", ("discard", E), ("draw", S), ("discard", S)) == []
+    # ... unless the option says 13 and a first draw: then the discard comes before it
+    found = _partial("13+draw", ("discard", E), ("draw", S), ("discard", S))
+    assert found[0] == (0, "DISCARD_OUT_OF_TURN")
 
 
 def test_07_DEAL_SIZE_INVALID_dealer_13_without_first_draw() -> None:

@@ -246,6 +246,16 @@ class HKHand(MahjongHand):
                 "only public actions are checked and wins cannot be scored",
                 13 * self.n,
             )
+            # #7: the dealer's 14th tile is dealt or is the first draw; with the deal
+            # unknown, the dealer's first action says which (a discard: it was dealt).
+            events = rec["events"]
+            first = events[0] if events else {}
+            dealt_14 = first.get("type") == "discard" and first.get("seat") == self.dealer
+            if self.opts.dealer_initial_tiles == "14" or (
+                dealt_14 and self.opts.dealer_initial_tiles == "either"
+            ):
+                self.undrawn -= 1
+                self.phase = ACT
             return
         dealer_size = len(hands[self.dealer])
         sizes_ok = all(len(h) == 13 for s, h in enumerate(hands) if s != self.dealer)
@@ -755,7 +765,9 @@ class HKHand(MahjongHand):
                 index,
                 seat,
                 "DISCARD_OUT_OF_TURN",
-                f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
+                f"{self.player(seat)} discards before drawing"
+                if seat == self.turn
+                else f"{self.player(seat)} discards, but it is {self.player(self.turn)}'s turn",
             )
             self.keep_turn(seat, continues=False)
         hand = self.concealed[seat]
