@@ -120,7 +120,11 @@ def _open(page, url: str, text: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def _settle(page, text: str) -> None:  # type: ignore[no-untyped-def]
-    page.get_by_text(text, exact=False).first.wait_for(timeout=HANG_GUARD_S * 1000)
+    # the first visible match: the same text may also stand in a hidden element (the code
+    # of a finding in a collapsed block), which a loaded run found first and waited on
+    page.get_by_text(text, exact=False).filter(visible=True).first.wait_for(
+        timeout=HANG_GUARD_S * 1000
+    )
     page.wait_for_selector(IDLE, timeout=HANG_GUARD_S * 1000)
     page.wait_for_timeout(300)  # charts and images finish painting
     assert page.locator('[data-testid="stException"]').count() == 0
