@@ -36,6 +36,7 @@ from functools import partial
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, points
+from mjaudit.parts.replay.engine.stepping import report_base
 from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import (
     CARDS,
@@ -56,7 +57,11 @@ from mjaudit.parts.replay.rulesets.chan.combos import (
 from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE, detect, score, valid_declarations
 from mjaudit.parts.replay.rulesets.chan.declaration import parse_claim, wrong_reasons
 from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, options_for
-from mjaudit.parts.replay.rulesets.chan.replayer import _effective_penalties, _report, replay_chan
+from mjaudit.parts.replay.rulesets.chan.replayer import (
+    _effective_penalties,
+    replay_chan,
+    report_fields,
+)
 from mjaudit.parts.replay.rulesets.chan.state import (
     CHIU_DISCARD,
     DRAWN,
@@ -1081,21 +1086,13 @@ def hand_result(sim: ChanHandSim) -> dict[str, Any]:
     """The result as a scorer at the table would record it: the engine's settlement."""
     h = sim.hand
     h.finish(len(h.record["events"]) - 1)
-    base = {
-        "game_id": sim.record["game_id"],
-        "hand_no": sim.record["hand_no"],
-        "ruleset": "chan",
-        "players": tuple(sim.record["players"]),
-        "dealer": sim.record["dealer"],
-        "prevailing_wind": None,
-    }
-    rep = _report(h, base)
-    out: dict[str, Any] = {"winners": list(rep.winners)}
-    if rep.fan is not None:
-        out["fan"] = rep.fan
-        out["patterns"] = list(rep.extras["declared"])
-    if rep.deltas is not None:
-        out["deltas"] = [points(d) for d in rep.deltas]
+    rep = report_fields(h, report_base(sim.record))
+    out: dict[str, Any] = {"winners": list(rep["winners"])}
+    if rep["fan"] is not None:
+        out["fan"] = rep["fan"]
+        out["patterns"] = list(rep["extras"]["declared"])
+    if rep["deltas"] is not None:
+        out["deltas"] = [points(d) for d in rep["deltas"]]
     pens = _effective_penalties(h)
     if pens:
         out["penalties"] = [{"seat": s, "code": c} for s, c in pens]
