@@ -17,7 +17,6 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
 from mjaudit.parts.replay.engine.options import OptionError
-from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation
 from mjaudit.parts.replay.engine.stepping import HandMachine, report_base, step_to, walk
 
 
@@ -27,10 +26,6 @@ class ReplayedHand(HandMachine, Protocol):
     record: dict[str, Any]
     findings: list[Finding]
     stopped: bool
-
-    def hard(self, index: int | None, seat: int | None, code: str, message: str) -> Any: ...
-
-    def info(self, index: int | None, seat: int | None, code: str, message: str) -> None: ...
 
 
 H = TypeVar("H", bound=ReplayedHand)
@@ -54,9 +49,11 @@ class HandRules(Generic[H, Opts]):
     # (hand, the record's result, the report's fields) -> does the result match
     # (the SCORE_MISMATCH findings are recorded on the hand); only for a hand not stopped
     compare: Callable[[H, dict[str, Any], dict[str, Any]], bool]
-    # the dealer and wind checks against the previous hand; None: the ruleset has none
-    rotation: Callable[[H], Rotation] | None = None
-    option_error: str = "RECORD_INVALID"  # the CORRUPT_LOG code of a bad option
+    # the CORRUPT_LOG code of a bad option (given by keyword: the docs test reads it there)
+    option_error: str
+    # (hand, previous) -> None: the checks against the previous hand, before the deal
+    # (check_rotation with the ruleset's Rotation rules); None: the ruleset has none
+    rotation: Callable[[H, HandReport | None], None] | None = None
     # a record the ruleset does not replay at all (chắn bí ngũ): its one finding, checked
     # before the options; the report ends "unfinished"
     admit: Callable[[dict[str, Any]], Finding | None] | None = None
@@ -87,8 +84,8 @@ class HandRules(Generic[H, Opts]):
             return HandReport(**base, findings=(why,), ended_by="corrupt")
         before = None
         if self.rotation is not None:
-            rotation = self.rotation(hand)
-            before = lambda: check_rotation(hand, previous, rotation)  # noqa: E731
+            rotation = self.rotation
+            before = lambda: rotation(hand, previous)  # noqa: E731
         walk(hand, record.get("events", []), before, observer)
         fields = self.report(hand, base, previous)
         result = record.get("result")

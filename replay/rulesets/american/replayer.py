@@ -19,7 +19,7 @@ from mjaudit.parts.replay.engine.recorded import (
     value_diff,
     winners_diff,
 )
-from mjaudit.parts.replay.engine.rotation import Rotation
+from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation
 from mjaudit.parts.replay.rulesets.american.card import (
     Card,
     CardInvalid,
@@ -112,13 +112,14 @@ def _fields(
     )
 
 
-def _rotation(hand: AmericanHand) -> Rotation:
+def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
     """#5 DEALER_ROTATION_MISMATCH: East passes right after every hand (§2.5)."""
-    return Rotation(
+    rules = Rotation(
         stays=lambda prev: False,
         missing="hand {n} is not in the archive: rotation not checked",
         dealer="the dealer is seat {dealer}, but East passes right every hand: expected seat {expected}",
     )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: AmericanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
@@ -138,6 +139,14 @@ def _compare_recorded(hand: AmericanHand, result: dict[str, Any], report: dict[s
     return mismatch(hand, "RESULT_MISMATCH", diffs)
 
 
-RULES = HandRules(_options, _hand, _fields, _compare_recorded, _rotation, refuse=_refuse)
+RULES = HandRules(
+    _options,
+    _hand,
+    _fields,
+    _compare_recorded,
+    option_error="RECORD_INVALID",
+    rotation=_rotation,
+    refuse=_refuse,
+)
 replay_american = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

@@ -186,6 +186,8 @@ def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
     return out
 
 
-RULES = HandRules(_options, _hand, report_fields, _compare_recorded, admit=_admit)
+RULES = HandRules(
+    _options, _hand, report_fields, _compare_recorded, option_error="RECORD_INVALID", admit=_admit
+)
 replay_chan = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

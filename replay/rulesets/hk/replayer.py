@@ -14,7 +14,7 @@ from mjaudit.parts.replay.engine.recorded import (
     value_diff,
     winners_diff,
 )
-from mjaudit.parts.replay.engine.rotation import Rotation, round_start
+from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round_start
 from mjaudit.parts.replay.rulesets.hk.hand import HKHand
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
 
@@ -64,13 +64,14 @@ def _dealer_stays(hand: HKHand, previous: HandReport) -> bool:
     )
 
 
-def _rotation(hand: HKHand) -> Rotation:
+def _rotation(hand: HKHand, previous: HandReport | None) -> None:
     """#3 DEALER_ROTATION_MISMATCH / PREVAILING_WIND_MISMATCH against the previous hand."""
-    return Rotation(
+    rules = Rotation(
         stays=lambda prev: _dealer_stays(hand, prev),
         missing="hand {n} of this game is not in the archive: rotation not checked",
         wind_code="PREVAILING_WIND_MISMATCH",
     )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: HKHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
@@ -95,7 +96,7 @@ def _compare_recorded(hand: HKHand, result: dict[str, Any], report: dict[str, An
 
 
 RULES = HandRules(
-    _options, _hand, _fields, _compare_recorded, _rotation, option_error="RULESET_UNKNOWN"
+    _options, _hand, _fields, _compare_recorded, option_error="RULESET_UNKNOWN", rotation=_rotation
 )
 replay_hk = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

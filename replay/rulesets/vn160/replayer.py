@@ -20,7 +20,7 @@ from mjaudit.parts.replay.engine.recorded import (
     value_diff,
     winners_diff,
 )
-from mjaudit.parts.replay.engine.rotation import Rotation, round_start
+from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round_start
 from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions, options_for
 from mjaudit.parts.replay.rulesets.vn160.scoring import con
@@ -74,14 +74,15 @@ def dealer_stays(previous: HandReport, opts: VNOptions) -> bool:
     return True
 
 
-def _rotation(hand: VNHand) -> Rotation:
+def _rotation(hand: VNHand, previous: HandReport | None) -> None:
     """#4 DEALER_ROTATION_MISMATCH: dealer and prevailing wind against the previous hand."""
-    return Rotation(
+    rules = Rotation(
         stays=lambda prev: dealer_stays(prev, hand.opts),
         missing="hand {n} of this game is not available: rotation not checked",
         wind_code="DEALER_ROTATION_MISMATCH",
         first_hand="hand 1 is played in round {wind}",
     )
+    check_rotation(hand, previous, rules)
 
 
 def _compare_recorded(hand: VNHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
@@ -105,6 +106,8 @@ def _compare_recorded(hand: VNHand, result: dict[str, Any], report: dict[str, An
     return not any(f.code in ("RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings)
 
 
-RULES = HandRules(_options, _hand, _fields, _compare_recorded, _rotation)
+RULES = HandRules(
+    _options, _hand, _fields, _compare_recorded, option_error="RECORD_INVALID", rotation=_rotation
+)
 replay_vn160 = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through
