@@ -37,9 +37,7 @@ def _fields(hand: HKHand, base: dict[str, Any], previous: HandReport | None) -> 
     score = top.score if top is not None else None
     return dict(
         base,
-        winners=tuple(sorted(c.seat for c in hand.settled)),
-        self_drawn=top is not None and top.discarder is None,
-        discarder=top.discarder if top is not None else None,
+        **hand.win_fields(),
         fan=score.fan if score is not None else None,
         raw_fan=score.raw_fan if score is not None else None,
         patterns=score.patterns if score is not None else (),

@@ -51,9 +51,7 @@ def _fields(hand: VNHand, base: dict[str, Any], previous: HandReport | None) -> 
         extras["cai"] = hand.opts.cai_multiplier * con(score.phan, hand.opts)
     return dict(
         base,
-        winners=tuple(sorted(c.seat for c in hand.settled)),
-        self_drawn=top is not None and top.discarder is None,
-        discarder=top.discarder if top is not None else None,
+        **hand.win_fields(),
         fan=score.phan if score is not None else None,
         raw_fan=score.phan if score is not None else None,
         patterns=score.patterns if score is not None else (),
