@@ -184,11 +184,30 @@ class _Resolver:
                                 c, _ = self.constants(k.value, fn)
                                 found |= c
                                 given_none |= _is_none(k.value)
+        found |= self._module_keyword_constants(name)
         found |= self._constructor_constants(name)
         found |= self._class_constants(name)
         if found or given_none or self._defaults_to_none(name):
             return found, []
         return found, [f"attribute {name} set nowhere"]
+
+    def _module_keyword_constants(self, name: str) -> set[str]:
+        """``name="CONSTANT"`` given to a call outside any function: a ruleset's rules value
+        built at import (``HandRules(..., option_error="RULESET_UNKNOWN")``)."""
+        found: set[str] = set()
+        for src in self.sources:
+            for top in src.tops():
+                if isinstance(top, (ast.FunctionDef, ast.ClassDef)):
+                    continue
+                for call in (n for n in ast.walk(top) if isinstance(n, ast.Call)):
+                    for k in call.keywords:
+                        if (
+                            k.arg == name
+                            and isinstance(k.value, ast.Constant)
+                            and isinstance(k.value.value, str)
+                        ):
+                            found.add(k.value.value)
+        return found
 
     def _class_constants(self, name: str) -> set[str]:
         """``self.name``: a class attribute ``name = "CONSTANT"`` of a class in the family

@@ -31,10 +31,14 @@ StateViewFn = Callable[[Any, int | None], TableView]
 ``at``, as a replay's observer sees it (what :data:`ViewFn` gives after stepping)."""
 
 
+def patterns_text(rep: HandReport) -> str:
+    """A report's patterns and what each scores, for a score line ("none" for none)."""
+    return ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
+
+
 def fan_line(rep: HandReport) -> str:
     """The score line of a fan-counting ruleset (the Hong Kong presets)."""
-    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
-    return f"  patterns: {pats}; raw fan {rep.raw_fan}, fan {rep.fan}"
+    return f"  patterns: {patterns_text(rep)}; raw fan {rep.raw_fan}, fan {rep.fan}"
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ import numpy as np
 from mjaudit.parts.replay.rulesets.american.card import Card
 from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, compile_card
 from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND
+from mjaudit.parts.replay.sim.core import habits
 
 N_NATURAL = FLOWER + 1
 TOP = 12  # bindings kept as "near hands" for tie-breaks
@@ -45,13 +46,14 @@ class Style:
 
     @staticmethod
     def random(rng: random.Random) -> Style:
-        return Style(
-            claim=round(rng.uniform(0.6, 1.0), 2),
-            second=round(rng.uniform(0.3, 0.95), 2),
-            courtesy=round(rng.uniform(0.1, 0.9), 2),
-            blind=round(rng.uniform(0.0, 0.35), 2),
-            exchange=round(rng.uniform(0.6, 1.0), 2),
-        )
+        ranges = {
+            "claim": (0.6, 1.0),
+            "second": (0.3, 0.95),
+            "courtesy": (0.1, 0.9),
+            "blind": (0.0, 0.35),
+            "exchange": (0.6, 1.0),
+        }
+        return Style(**habits(rng, **ranges))
 
 
 class CardModel:

@@ -24,8 +24,6 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
-from functools import partial
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, Stop, points
@@ -39,22 +37,9 @@ from mjaudit.parts.replay.rulesets.american.hand import (
 from mjaudit.parts.replay.rulesets.american.matcher import ExposureShape, exposures_fit, match_all
 from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, options_for
 from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND, kind
+from mjaudit.parts.replay.sim import core
 from mjaudit.parts.replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
-from mjaudit.parts.replay.sim.core import (
-    HandSim,
-    Label,
-    PlantLabel,
-    Record,
-    RulesetSimulator,
-    SimulationError,
-    Sitting,
-    Venue,
-    canonical,
-    check_clean,
-    engine_stopped,
-    planted_labels,
-    register,
-)
+from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationError, Sitting
 from mjaudit.parts.schemas.tiles import JOKER
 
 N = 4
@@ -117,7 +102,7 @@ class Plant:
     chance: float  # per opportunity, once past the delay
     at_pass: int = 1  # Charleston plants: the pass they take over
     at_wall_end: bool = False  # LATE_CALL: the last discard called for an exposure
-    labels: list[PlantLabel] = field(default_factory=list)
+    labels: list[core.PlantLabel] = field(default_factory=list)
     done: bool = False
     play_start: int | None = None
     pending: dict[int, str] = field(default_factory=dict)  # seat -> code at its next discard
@@ -172,7 +157,7 @@ class AmericanHandSim(HandSim):
         try:
             self.hand.apply(ev)
         except Stop:
-            raise engine_stopped(
+            raise core.engine_stopped(
                 self.record, len(self.events) - 1, ev, self.hand.findings[-1]
             ) from None
         i = len(self.events) - 1
@@ -826,16 +811,9 @@ def result_of(hs: AmericanHandSim) -> dict[str, Any]:
     return out
 
 
-def wrong_payment(result: dict[str, Any], rng: random.Random) -> str:
-    """Falsify the recorded result as a scorer might: self-drawn rates for a discard win,
-    the jokerless double forgotten or wrongly given, the wrong payer, a paid wall game."""
-    d = list(result["deltas"])
-    if not result["winners"]:
-        a, b = rng.sample(range(N), 2)
-        d[a] -= 25
-        d[b] += 25
-        result["deltas"] = d
-        return "a payment recorded on a wall game"
+def value_slip(d: list[Any], result: dict[str, Any], rng: random.Random, slips: core.Slips) -> str:
+    """An American scorer's slips (:func:`replay.sim.core.wrong_payment`): self-drawn rates
+    for a discard win, the jokerless double forgotten or wrongly given, the wrong payer."""
     w = result["winners"][0]
     v = result["fan"]
     payers = [s for s in range(N) if s != w]
@@ -846,19 +824,27 @@ def wrong_payment(result: dict[str, Any], rng: random.Random) -> str:
     if mode == "wrong_payer" and discarder is not None:
         q = rng.choice([s for s in payers if s != discarder])
         d[discarder], d[q] = d[q], d[discarder]
-        what = "the discarder's double payment charged to another player"
-    elif mode == "all_double" and discarder is not None:
+        return "the discarder's double payment charged to another player"
+    if mode == "all_double" and discarder is not None:
         for s in payers:
             d[s] = -2 * v
         d[w] = 6 * v
-        what = "a discard win paid at self-drawn rates"
-    else:
-        factor = 0.5 if v % 2 == 0 and rng.random() < 0.5 else 2
-        d = [x * factor for x in d]
-        result["fan"] = points(v * factor)
-        what = "the jokerless double " + ("forgotten" if factor == 0.5 else "wrongly given")
-    result["deltas"] = [points(x) for x in d]
-    return what
+        return "a discard win paid at self-drawn rates"
+    factor = 0.5 if v % 2 == 0 and rng.random() < 0.5 else 2
+    d[:] = [x * factor for x in d]
+    result["fan"] = points(v * factor)
+    return "the jokerless double " + ("forgotten" if factor == 0.5 else "wrongly given")
+
+
+def wall_game(result: dict[str, Any], d: list[Any]) -> bool:
+    """A hand nobody won: any payment recorded on it is wrong."""
+    return not result["winners"]
+
+
+# A wrong recorded result (#36): a paid wall game, or one of the value's slips.
+SLIPS = core.Slips(
+    "RESULT_MISMATCH", RECORDED_RESULT_MISMATCH, 25, "a wall game", idle=wall_game, slip=value_slip
+)
 
 
 # -- sittings ------------------------------------------------------------------------------
@@ -884,7 +870,7 @@ TILES: tuple[str, ...] = tuple(sorted(FULL_SET.elements()))
 
 
 def play_sitting(
-    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
 ) -> Iterator[tuple[Record, list[Label]]]:
     """Sixteen hands; East passes to the right after every hand, whatever the result (§2.5)."""
     card = sample_card()
@@ -896,15 +882,7 @@ def play_sitting(
         wall = list(TILES)
         rng.shuffle(wall)
         record: Record = {
-            "format": "mjlog/1",
-            "game_id": sitting.game_id,
-            "hand_no": hand_no,
-            "ruleset": "american",
-            "started_at": at.isoformat(),
-            "venue": sitting.venue,
-            "table": sitting.table,
-            "players": list(sitting.players),
-            "dealer": dealer,
+            **core.record_head(sitting, hand_no, at, dealer),
             "options": dict(options),
             "wall": wall,
             "start_hands": deal(wall, dealer),
@@ -915,42 +893,19 @@ def play_sitting(
         hs = AmericanHandSim(record, opts, card, bots, rng, plant)
         hs.run()
         result = result_of(hs)
-        labels: list[Label] = []
-        if plant is None:
-            check_clean(record, hs.hand)
-        else:
-            labels = planted_labels(
-                plant,
-                record,
-                partial(wrong_payment, result, rng),
-                code="RESULT_MISMATCH",
-                scenario=RECORDED_RESULT_MISMATCH,
-                due=plant.kind == RECORDED_RESULT_MISMATCH,
-            )
-        record["result"] = result
-        yield canonical(record), labels
+        due = plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
+        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due, clean=hs.hand)
+        yield core.canonical(record), labels
         dealer = (dealer + 1) % N
-        at += timedelta(minutes=3 + round(len(record["events"]) * 0.05) + rng.randint(0, 3))
-
-
-def _style(rng: random.Random) -> Style:
-    return Style.random(rng)
+        at = core.next_start(at, record, rng, 3, 0.05)
 
 
 _VENUES = (
-    Venue("Maple Street Mah Jongg Club", -5, ("Table 1", "Table 2", "Table 3", "Table 4")),
-    Venue("Desert Palms Mah Jongg League", -7, tuple(f"Table {i}" for i in range(1, 9))),
-    Venue("Harbor Senior Center", -8, ("Card Room A", "Card Room B", "Card Room C")),
+    core.Venue("Maple Street Mah Jongg Club", -5, ("Table 1", "Table 2", "Table 3", "Table 4")),
+    core.Venue("Desert Palms Mah Jongg League", -7, tuple(f"Table {i}" for i in range(1, 9))),
+    core.Venue("Harbor Senior Center", -8, ("Card Room A", "Card Room B", "Card Room C")),
 )
 
-register(
-    RulesetSimulator(
-        ruleset="american",
-        n_players=4,
-        venues=_VENUES,
-        make_style=_style,
-        make_bot=AmericanBot,
-        play_sitting=play_sitting,
-        violation_kinds=MENU,
-    )
+core.register(
+    core.RulesetSimulator("american", 4, _VENUES, Style.random, AmericanBot, play_sitting, MENU)
 )

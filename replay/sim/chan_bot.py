@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from mjaudit.parts.replay.rulesets.chan.cards import CC, RANKS, SUITS, same_rank_others
 from mjaudit.parts.replay.rulesets.chan.combos import Exposed, arrange, is_win, plus
+from mjaudit.parts.replay.sim.core import habits
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +37,7 @@ class Style:
     @staticmethod
     def random(rng: random.Random) -> Style:
         return Style(
-            eat=round(rng.uniform(0.7, 1.0), 2),
-            bach_thu=round(rng.uniform(0.0, 1.0), 2),
-            chiu=round(rng.uniform(0.8, 1.0), 2),
-            khai=round(rng.uniform(0.0, 0.6), 2),
+            **habits(rng, eat=(0.7, 1.0), bach_thu=(0.0, 1.0), chiu=(0.8, 1.0), khai=(0.0, 0.6))
         )
 
 

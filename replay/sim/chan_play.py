@@ -31,11 +31,10 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
-from functools import partial
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, points
+from mjaudit.parts.replay.engine.stepping import report_base
 from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import (
     CARDS,
@@ -56,11 +55,16 @@ from mjaudit.parts.replay.rulesets.chan.combos import (
 from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE, detect, score, valid_declarations
 from mjaudit.parts.replay.rulesets.chan.declaration import parse_claim, wrong_reasons
 from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, options_for
-from mjaudit.parts.replay.rulesets.chan.replayer import _effective_penalties, _report, replay_chan
+from mjaudit.parts.replay.rulesets.chan.replayer import (
+    _effective_penalties,
+    replay_chan,
+    report_fields,
+)
 from mjaudit.parts.replay.rulesets.chan.state import (
     CHIU_DISCARD,
     DRAWN,
     ENDED,
+    ERRORS_1_9,
     MUST_DISCARD,
     OPENING,
     REPORTABLE,
@@ -69,21 +73,9 @@ from mjaudit.parts.replay.rulesets.chan.state import (
     Stop,
     WinCheck,
 )
+from mjaudit.parts.replay.sim import core
 from mjaudit.parts.replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
-from mjaudit.parts.replay.sim.core import (
-    HandSim,
-    Label,
-    PlantLabel,
-    Record,
-    RulesetSimulator,
-    SimulationError,
-    Sitting,
-    Venue,
-    canonical,
-    engine_stopped,
-    planted_labels,
-    register,
-)
+from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationError, Sitting
 
 N_PLAYERS = 4
 HANDS_PER_SITTING = (14, 22)
@@ -130,15 +122,7 @@ MENU_4_11: tuple[str, ...] = tuple(TARGETS)
 # Reached by seeking an eat or a discard whose predicted codes hold the target.
 SEEK = frozenset(
     {
-        "BO_AN_CHAN",
-        "AN_CHON_CA",
-        "DANH_CA_CHAN",
-        "XE_CHAN",
-        "TACH_CHAN_AN_CA",
-        "AN_CHAN_XE_CHAN",
-        "AN_CA_DANH_CA",
-        "XE_CA_AN_CA",
-        "TACH_CA_AN_CA",
+        *ERRORS_1_9,  # §11 #1-9
         "AN_CA_DOI_CHO",
         "TREO_TRANH_KHONG_CHIU",
         "TREO_TRANH_AN_CA_THAY_CHAN",
@@ -163,14 +147,9 @@ Expect = list[tuple[str, int | None]]
 
 
 @dataclass
-class Plant:
-    """One planted scenario in one hand, and the labels it has produced so far."""
+class Plant(core.Plant):
+    """A chắn plant: what its two-step scenarios remember."""
 
-    kind: str
-    earliest: int  # no takeover before this event index (spreads breaks over the hand)
-    chance: float  # per opportunity, once past ``earliest``
-    labels: list[PlantLabel] = field(default_factory=list)
-    done: bool = False
     setup: bool = False  # the setup move of a two-step error was made
     memo: dict[str, Any] = field(default_factory=dict)
 
@@ -182,6 +161,17 @@ class Plant:
         self, index: int | None, code: str, cls: str, seat: int | None, note: str | None = None
     ) -> None:
         self.labels.append((index, code, cls, seat, None, note))
+
+
+# A wrong recorded payment (#42): the scorer's slip, in points of 2.
+SLIPS = core.Slips(
+    "RESULT_MISMATCH",
+    "recorded_result_mismatch",
+    2,
+    "a hand where nobody pays",
+    swap_among_payers=False,
+    half_whole_only=True,
+)
 
 
 def make_plant(rng: random.Random, rate: float, mode_4_11: bool, hand_no: int) -> Plant | None:
@@ -270,7 +260,7 @@ class ChanHandSim(HandSim):
         try:
             h.step(i, ev)
         except Stop:
-            raise engine_stopped(self.record, i, ev, h.findings[-1]) from None
+            raise core.engine_stopped(self.record, i, ev, h.findings[-1]) from None
         got = [(f.code, f.seat) for f in h.findings[n0:] if f.cls in SERIOUS]
         if Counter(got) != Counter(expect):
             raise self.fail(f"event {i} {ev}: predicted {expect}, the engine reports {got}")
@@ -1081,57 +1071,17 @@ def hand_result(sim: ChanHandSim) -> dict[str, Any]:
     """The result as a scorer at the table would record it: the engine's settlement."""
     h = sim.hand
     h.finish(len(h.record["events"]) - 1)
-    base = {
-        "game_id": sim.record["game_id"],
-        "hand_no": sim.record["hand_no"],
-        "ruleset": "chan",
-        "players": tuple(sim.record["players"]),
-        "dealer": sim.record["dealer"],
-        "prevailing_wind": None,
-    }
-    rep = _report(h, base)
-    out: dict[str, Any] = {"winners": list(rep.winners)}
-    if rep.fan is not None:
-        out["fan"] = rep.fan
-        out["patterns"] = list(rep.extras["declared"])
-    if rep.deltas is not None:
-        out["deltas"] = [points(d) for d in rep.deltas]
+    rep = report_fields(h, report_base(sim.record))
+    out: dict[str, Any] = {"winners": list(rep["winners"])}
+    if rep["fan"] is not None:
+        out["fan"] = rep["fan"]
+        out["patterns"] = list(rep["extras"]["declared"])
+    if rep["deltas"] is not None:
+        out["deltas"] = [points(d) for d in rep["deltas"]]
     pens = _effective_penalties(h)
     if pens:
         out["penalties"] = [{"seat": s, "code": c} for s, c in pens]
     return out
-
-
-def wrong_payment(result: dict[str, Any], rng: random.Random) -> str:
-    """Falsify the recorded deltas as a scorer might: double, half, the wrong payer."""
-    d = list(result.get("deltas") or [0, 0, 0, 0])
-    n = len(d)
-    losers = [s for s in range(n) if d[s] < 0]
-    if not losers:
-        a, b = rng.sample(range(n), 2)
-        d[a] -= 2
-        d[b] += 2
-        what = "a payment recorded on a hand where nobody pays"
-    else:
-        payer = min(losers, key=lambda s: (d[s], s))
-        gainer = max(range(n), key=lambda s: (d[s], -s))
-        others = [s for s in range(n) if s != payer and s != gainer and d[s] != d[payer]]
-        mode = rng.choice(("double", "half", "wrong_payer"))
-        if mode == "wrong_payer" and others:
-            q = others[rng.randrange(len(others))]
-            d[payer], d[q] = d[q], d[payer]
-            what = "the payment charged to the wrong player"
-        elif mode == "half" and d[payer] % 2 == 0:
-            half = d[payer] / 2
-            d[payer] -= half
-            d[gainer] += half
-            what = "the payer recorded paying half"
-        else:
-            d[gainer] -= d[payer]
-            d[payer] *= 2
-            what = "the payer recorded paying double"
-    result["deltas"] = [points(x) for x in d]
-    return what
 
 
 # -- deal and sittings ---------------------------------------------------------------------
@@ -1200,7 +1150,7 @@ def rig_chi_rong(deck: list[str], spans: list[range], rng: random.Random, n: int
 
 
 def play_sitting(
-    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
 ) -> Iterator[tuple[Record, list[Label]]]:
     """One evening: the cái giver follows §3.1 (the winner, else the next player)."""
     n = sim.n_players
@@ -1229,15 +1179,7 @@ def play_sitting(
             plant.memo["keeps_cc"] = rig_chi_rong(deck, spans, rng, n)
         wall_start = sum(len(s) for s in spans)
         record: Record = {
-            "format": "mjlog/1",
-            "game_id": sitting.game_id,
-            "hand_no": hand_no,
-            "ruleset": "chan",
-            "started_at": at.isoformat(),
-            "venue": sitting.venue,
-            "table": sitting.table,
-            "players": list(sitting.players),
-            "dealer": dealer,
+            **core.record_head(sitting, hand_no, at, dealer),
             "cai": {"giver": giver, "tile": deck[0]},
             "start_hands": [[deck[q] for q in spans[s]] for s in range(n)],
             "wall": deck[wall_start:],
@@ -1251,19 +1193,10 @@ def play_sitting(
         hs = ChanHandSim(record, opts, bots, rng, plant)
         hs.run()
         result = hand_result(hs)
-        labels: list[Label] = []
-        if plant is not None:
-            labels = planted_labels(
-                plant,
-                record,
-                partial(wrong_payment, result, rng),
-                code="RESULT_MISMATCH",
-                scenario="recorded_result_mismatch",
-                due=plant.kind == "recorded_result_mismatch",
-            )
-        record["result"] = result
+        due = plant is not None and plant.kind == SLIPS.scenario
+        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due)
         check_replay(record, labels)
-        yield canonical(record), labels
+        yield core.canonical(record), labels
         # §3.1: the next giver is this hand's winner (a false ù counts as a draw)
         h = hs.hand
         win = h.wins[0] if h.wins else None
@@ -1273,7 +1206,7 @@ def play_sitting(
         winner = None if win is None or drawn_first else win.seat
         previous = {"winner": winner, "void": void if winner is not None else None, "giver": giver}
         giver = winner if winner is not None and void != "U_LAO" else (giver + 1) % n
-        at += timedelta(minutes=3 + round(len(record["events"]) * 0.06) + rng.randint(0, 3))
+        at = core.next_start(at, record, rng, 3, 0.06)
 
 
 def check_replay(record: Record, labels: list[Label]) -> None:
@@ -1288,24 +1221,14 @@ def check_replay(record: Record, labels: list[Label]) -> None:
         )
 
 
-def _styles(rng: random.Random) -> Style:
-    return Style.random(rng)
-
-
 _VENUES = (
-    Venue("Chiếu Chắn Hàng Bạc", 7, ("Chiếu 1", "Chiếu 2", "Chiếu 3", "Chiếu 4")),
-    Venue("Câu lạc bộ Bí Tứ Kim Mã", 7, ("Bàn 1", "Bàn 2", "Bàn 3")),
-    Venue("Chắn Vạn Văn", 7, tuple(f"Phòng {i}" for i in range(1, 13))),
+    core.Venue("Chiếu Chắn Hàng Bạc", 7, ("Chiếu 1", "Chiếu 2", "Chiếu 3", "Chiếu 4")),
+    core.Venue("Câu lạc bộ Bí Tứ Kim Mã", 7, ("Bàn 1", "Bàn 2", "Bàn 3")),
+    core.Venue("Chắn Vạn Văn", 7, tuple(f"Phòng {i}" for i in range(1, 13))),
 )
 
-register(
-    RulesetSimulator(
-        ruleset="chan",
-        n_players=N_PLAYERS,
-        venues=_VENUES,
-        make_style=_styles,
-        make_bot=ChanBot,
-        play_sitting=play_sitting,
-        violation_kinds=MENU_4_11,
+core.register(
+    core.RulesetSimulator(
+        "chan", N_PLAYERS, _VENUES, Style.random, ChanBot, play_sitting, MENU_4_11
     )
 )

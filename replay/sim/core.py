@@ -1,7 +1,8 @@
 """What every ruleset's simulator shares: labels, the bot protocol, the registry, the club,
-and the planting framework's bookkeeping (a plant's labels, the fallback to a wrong
-recorded payment, the engine's stop and a clean hand's findings as simulator bugs, the
-canonical record).
+and the planting framework (a plant's base and labels, the fallback to a wrong recorded
+payment and the one way a scorer falsifies a payment, :func:`wrong_payment`, the engine's
+stop and a clean hand's findings as simulator bugs, the record's first keys, the
+canonical record, the next hand's start, a style's habits).
 
 A ruleset plugs in by registering a :class:`RulesetSimulator`: a function that plays one
 whole sitting (rotation, rounds, hands) and yields each hand's canonical record with the
@@ -16,9 +17,10 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Any, Protocol
 
-from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass
+from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass, points
 from mjaudit.parts.schemas.records import RecordError, parse_object
 
 Record = dict[str, Any]
@@ -78,6 +80,96 @@ class Planted(Protocol):
     labels: list[PlantLabel]
 
 
+@dataclass
+class Plant:
+    """One planted scenario in one hand, and the labels it has produced so far (a
+    ruleset's plant adds what its scenarios remember)."""
+
+    kind: str
+    earliest: int  # no takeover before this event index (spreads breaks over the hand)
+    chance: float  # per opportunity, once past ``earliest``
+    labels: list[PlantLabel] = field(default_factory=list)
+    done: bool = False
+
+    def label(
+        self,
+        index: int,
+        code: str,
+        cls: str,
+        seat: int | None,
+        reason: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        self.labels.append((index, code, cls, seat, reason, note))
+
+
+def standard_slip(d: list[Any], result: Record, rng: random.Random, slips: Slips) -> str:
+    """The largest payer recorded paying double or half, or the payment charged to
+    another player (``d``: the deltas, changed in place)."""
+    n = len(d)
+    losers = [s for s in range(n) if d[s] < 0]
+    payer = min(losers, key=lambda s: (d[s], s))
+    gainer = max(range(n), key=lambda s: (d[s], -s))
+    if slips.swap_among_payers:  # another payer, or a seat that neither pays nor gains
+        others = [s for s in range(n) if s != payer and d[s] <= 0 and d[s] != d[payer]]
+    else:  # any seat but the payer and the largest gainer
+        others = [s for s in range(n) if s != payer and s != gainer and d[s] != d[payer]]
+    mode = rng.choice(("double", "half", "wrong_payer"))
+    if mode == "wrong_payer" and others:
+        q = others[rng.randrange(len(others))]
+        d[payer], d[q] = d[q], d[payer]
+        return "the payment charged to the wrong player"
+    if mode == "half" and (not slips.half_whole_only or d[payer] % 2 == 0):
+        half = d[payer] / 2
+        d[payer] -= half
+        d[gainer] += half
+        return "the payer recorded paying half"
+    d[gainer] -= d[payer]
+    d[payer] *= 2
+    return "the payer recorded paying double"
+
+
+def nobody_pays(result: Record, d: list[Any]) -> bool:
+    """No seat pays in the recorded deltas."""
+    return not any(x < 0 for x in d)
+
+
+@dataclass(frozen=True)
+class Slips:
+    """How a ruleset's scorer gets a payment wrong (:func:`wrong_payment`), and how the
+    wrong recorded result is labelled."""
+
+    code: str  # the finding the wrong result gives (RESULT_MISMATCH, ...)
+    scenario: str  # the plant's kind for it (the label's ``violation``)
+    unit: float  # what a payment recorded where nobody pays moves
+    nobody: str  # that hand, in words ("a drawn hand")
+    seats: int = 4  # the deltas when the result records none
+    idle: Callable[[Record, list[Any]], bool] = nobody_pays  # is it such a hand?
+    # the slip on a hand where someone pays: (deltas, result, rng, slips) -> what it did
+    slip: Callable[[list[Any], Record, random.Random, Slips], str] = standard_slip
+    swap_among_payers: bool = True  # standard_slip: the wrong payer is another loser
+    half_whole_only: bool = False  # standard_slip: half only when it halves into points
+    penalties_follow: bool = False  # a penalty's recorded deltas are the hand's
+
+
+def wrong_payment(result: Record, rng: random.Random, slips: Slips) -> str:
+    """Falsify the recorded result as a scorer might (the one way for every ruleset;
+    ``slips`` says what the ruleset's scorer gets wrong) and say how."""
+    d = list(result.get("deltas") or [0] * slips.seats)
+    if slips.idle(result, d):
+        a, b = rng.sample(range(len(d)), 2)
+        d[a] -= slips.unit
+        d[b] += slips.unit
+        what = f"a payment recorded on {slips.nobody}"
+    else:
+        what = slips.slip(d, result, rng, slips)
+    result["deltas"] = [points(x) for x in d]
+    if slips.penalties_follow:
+        for pen in result.get("penalties", ()):
+            pen["deltas"] = result["deltas"]
+    return what
+
+
 def planted_labels(
     plant: Planted,
     record: Record,
@@ -100,6 +192,57 @@ def planted_labels(
         Label(game_id, hand_no, i, c, cls, seat, plant.kind, reason, note)  # type: ignore[arg-type]
         for i, c, cls, seat, reason, note in plant.labels
     ]
+
+
+def hand_labels(
+    plant: Planted | None,
+    record: Record,
+    result: Record,
+    rng: random.Random,
+    slips: Slips,
+    *,
+    due: bool,
+    clean: HasFindings | None = None,
+) -> list[Label]:
+    """The finished hand's labels, and its ``result`` recorded (falsified by ``slips``
+    when the plant is a wrong payment, ``due``, or found no chance). A hand with nothing
+    planted has none, and is checked to be ``clean`` when its hand state is given."""
+    labels: list[Label] = []
+    if plant is None:
+        if clean is not None:
+            check_clean(record, clean)
+    else:
+        falsify = partial(wrong_payment, result, rng, slips)
+        labels = planted_labels(
+            plant, record, falsify, code=slips.code, scenario=slips.scenario, due=due
+        )
+    record["result"] = result
+    return labels
+
+
+def record_head(sitting: Sitting, hand_no: int, at: datetime, dealer: int) -> Record:
+    """The keys every simulated hand record starts with (the ruleset adds its own)."""
+    return {
+        "format": "mjlog/1",
+        "game_id": sitting.game_id,
+        "hand_no": hand_no,
+        "ruleset": sitting.ruleset,
+        "started_at": at.isoformat(),
+        "venue": sitting.venue,
+        "table": sitting.table,
+        "players": list(sitting.players),
+        "dealer": dealer,
+    }
+
+
+def next_start(
+    at: datetime, record: Record, rng: random.Random, minutes: int, per_event: float
+) -> datetime:
+    """When the next hand starts: ``minutes`` plus ``per_event`` a recorded event, and a
+    few minutes' chat."""
+    return at + timedelta(
+        minutes=minutes + round(len(record["events"]) * per_event) + rng.randint(0, 3)
+    )
 
 
 def canonical(record: Record) -> Record:
@@ -159,6 +302,12 @@ class Bot(Protocol):
     """
 
     def choose_discard(self, view: Any) -> int: ...
+
+
+def habits(rng: random.Random, **ranges: tuple[float, float]) -> dict[str, float]:
+    """A member's habits drawn uniformly from ``ranges`` (name -> (low, high)), in the
+    order given, to two decimals: a bot style's ``random``."""
+    return {name: round(rng.uniform(lo, hi), 2) for name, (lo, hi) in ranges.items()}
 
 
 @dataclass(frozen=True, slots=True)

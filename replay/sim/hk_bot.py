@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
+from mjaudit.parts.replay.sim.core import habits
 from mjaudit.parts.replay.sim.shanten import (
     EAST,
     honour_table,
@@ -55,13 +56,8 @@ class Style:
 
     @staticmethod
     def random(rng: random.Random) -> Style:
-        return Style(
-            flush=round(rng.uniform(0.0, 1.2), 2),
-            pungs=round(rng.uniform(0.0, 1.0), 2),
-            claim=round(rng.uniform(0.55, 1.0), 2),
-            kong=round(rng.uniform(0.5, 1.0), 2),
-            ambition=rng.choices((0, 1, 2, 3), (30, 30, 25, 15))[0],
-        )
+        drawn = habits(rng, flush=(0.0, 1.2), pungs=(0.0, 1.0), claim=(0.55, 1.0), kong=(0.5, 1.0))
+        return Style(**drawn, ambition=rng.choices((0, 1, 2, 3), (30, 30, 25, 15))[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,25 +282,39 @@ class HKBot:
             return kind != "chow"
         return kind != "chow" and value_honour(t, v)
 
-    def wants_meld(self, v: SeatView, t: int, kind: str, used: Sequence[int]) -> bool:
-        """Claim ``t`` for a pung or chow (``used``: the two tiles shown from hand)?"""
+    def off_plan(self, t: int, kind: str) -> bool:
+        """A claim of ``t`` for a ``kind`` meld the plan has no use for."""
         plan = self.plan
-        if not plan.allows(t) or plan.kind == "orphans":
-            return False
-        if plan.kind == "pungs" and kind == "chow":
-            return False
-        if not self._strict_ok(t, v, kind):
-            return False
+        return (
+            not plan.allows(t)
+            or plan.kind == "orphans"
+            or (plan.kind == "pungs" and kind == "chow")
+        )
+
+    def claim_shanten(self, v: SeatView, used: Sequence[int], ready: int) -> tuple[int, int] | None:
+        """The plan's shanten before and after a claim showing ``used`` from the hand;
+        None when the hand is within ``ready`` of complete already (no claim then)."""
+        plan = self.plan
         c = v.counts
         declared = len(v.melds)
         before = self.plan_shanten(c, declared, plan)
-        if before <= 0:
-            return False
+        if before <= ready:
+            return None
         for x in used:
             c[x] -= 1
-        after = min(s for s, _ in self.candidates(c, declared + 1, plan))
+        after = min((s for s, _ in self.candidates(c, declared + 1, plan)), default=8)
         for x in used:
             c[x] += 1
+        return before, after
+
+    def wants_meld(self, v: SeatView, t: int, kind: str, used: Sequence[int]) -> bool:
+        """Claim ``t`` for a pung or chow (``used``: the two tiles shown from hand)?"""
+        if self.off_plan(t, kind) or not self._strict_ok(t, v, kind):
+            return False
+        shanten = self.claim_shanten(v, used, 0)
+        if shanten is None:
+            return False
+        before, after = shanten
         if self.style.eager and after <= before:
             return True
         bonus = 0.15 if (kind == "pung" and value_honour(t, v)) else 0.0

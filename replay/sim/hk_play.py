@@ -21,8 +21,6 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
-from functools import partial
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
@@ -32,24 +30,20 @@ from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas
 from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
-from mjaudit.parts.replay.sim.core import (
-    Label,
-    PlantLabel,
-    Record,
-    RulesetSimulator,
-    SimulationError,
-    Sitting,
-    Venue,
-    canonical,
-    planted_labels,
-    register,
-)
+from mjaudit.parts.replay.sim import core
+from mjaudit.parts.replay.sim.core import Label, Record, Sitting
 from mjaudit.parts.replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
-from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim, State
+from mjaudit.parts.replay.sim.mahjong_play import (
+    DOUBLE_DRAW,
+    KONG_WITHOUT_REPLACEMENT,
+    MAX_HANDS,
+    MahjongHandSim,
+    Rounds,
+    State,
+)
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten, waits
 
 BONUS = 34
-MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 
 
 # Planted scenarios (the ``violation`` field of a label).
@@ -57,8 +51,6 @@ FALSE_WIN_INCOMPLETE = "false_win_incomplete"
 FALSE_WIN_BELOW_MIN_FAN = "false_win_below_min_fan"
 WIN_BY_DEAD_HAND = "win_by_dead_hand"
 DISCARD_OUT_OF_TURN = "discard_out_of_turn"
-DOUBLE_DRAW = "double_draw"
-KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
 CHOW_NOT_FROM_LEFT = "chow_not_from_left"
 RECORDED_RESULT_MISMATCH = "recorded_result_mismatch"
 PAO_FEED = "pao_feed"
@@ -87,29 +79,19 @@ INFO = FindingClass.INFO.value
 
 
 @dataclass
-class Plant:
-    """One planted scenario in one hand, and the labels it has produced so far."""
+class Plant(core.Plant):
+    """A Hong Kong (and vn-160) plant: what its scenarios remember."""
 
-    kind: str
-    earliest: int  # no takeover before this event index (spreads breaks over the hand)
-    chance: float  # per opportunity, once past ``earliest``
     favoured: int | None = None  # Pao / nine-tile: the seat dealt a hand that leads there
-    labels: list[PlantLabel] = field(default_factory=list)
-    done: bool = False
     oblivious: int | None = None  # WIN_BY_DEAD_HAND: the dead seat that will declare a win
     pending: dict[int, str] = field(default_factory=dict)  # seat -> size code at next discard
     forced: tuple[Any, ...] | None = None  # (claimer, kind, tile, used tiles)
 
-    def label(
-        self,
-        index: int,
-        code: str,
-        cls: str,
-        seat: int | None,
-        reason: str | None = None,
-        note: str | None = None,
-    ) -> None:
-        self.labels.append((index, code, cls, seat, reason, note))
+
+# A wrong recorded payment (§8 #44); the drawn hand's unit is the preset's.
+SLIPS = core.Slips(
+    "RECORDED_RESULT_MISMATCH", RECORDED_RESULT_MISMATCH, 8, "a drawn hand", penalties_follow=True
+)
 
 
 def make_plant(rng: random.Random, rate: float, ruleset: str) -> Plant | None:
@@ -252,18 +234,16 @@ class HKHandSim(MahjongHandSim):
         self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
-        if self.hand.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})
+        if self.wall_empty():
             return None
         return ("act", seat) if self.draw(seat) else None
 
     def do_act(self, seat: int) -> State:
         """The seat holds 14 (after a draw or replacement): win, kong, or discard."""
         h = self.hand
-        if self.plant is not None:
-            taken, state = self.plant_act(seat)
-            if taken:
-                return state
+        taken, state = self.takeover(self.plant_act, seat)
+        if taken:
+            return state
         t = h.drawn
         if not self.inactive(seat) and seat not in h.dead and t is not None and self.complete(seat):
             score = self.valid_win(seat, t, WinSource.SELF_DRAW)
@@ -312,16 +292,11 @@ class HKHandSim(MahjongHandSim):
         self.discard(seat, self.choose_discard(seat))
         return ("claims", seat)
 
-    def do_claims(self, discarder: int) -> State:
+    def claims(self, discarder: int, t: int) -> State:
         """The claim window (§3.7): a win, else a pung or kong, else a chow by the next seat."""
         h = self.hand
-        live = h.live
+        live = h.live  # L when the discard was made
         assert live is not None
-        t = live.tile
-        if self.plant is not None:
-            taken, state = self.plant_claims(discarder, t)
-            if taken:
-                return state
         order = [(discarder + k) % self.n for k in range(1, self.n)]
         p = self.plant
         fav = p.favoured if p is not None and not p.done else None
@@ -405,30 +380,26 @@ class HKHandSim(MahjongHandSim):
                 p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BELOW_MIN_FAN")
                 p.done = True
                 return True, None
-        last = self.events[-1]
-        if (
-            kind == DOUBLE_DRAW
-            and h.live_count >= 2
-            and not h.initial
-            and last["type"] == "draw"
-            and last["seat"] == seat
-        ):
-            p.done = True
-            t2 = self.wall[h.head]
-            i = self.emit({"type": "draw", "seat": seat, "tile": CODES[t2]})
-            p.label(i, "DOUBLE_DRAW", VIOL, seat)
-            p.pending[seat] = "LONG_HAND"
-            if t2 >= BONUS and not self.flower(seat, t2):
-                return True, None
-            return True, self.do_discard(seat)
-        if kind == KONG_WITHOUT_REPLACEMENT and h.live_count >= 1:
-            return self.planted_kong(seat)
-        return False, None
+        return self.plant_turn_end(seat, kind)
 
-    def kong_then_discard(self, seat: int) -> State:
+    def double_drawn(self, seat: int) -> bool:
+        return not self.hand.initial and super().double_drawn(seat)
+
+    def second_draw(self, seat: int) -> State:
         p = self.plant
         assert p is not None
-        p.done = True
+        h = self.hand
+        t2 = self.wall[h.head]
+        i = self.emit({"type": "draw", "seat": seat, "tile": CODES[t2]})
+        p.label(i, "DOUBLE_DRAW", VIOL, seat)
+        p.pending[seat] = "LONG_HAND"
+        if t2 >= BONUS and not self.flower(seat, t2):
+            return None
+        return self.do_discard(seat)
+
+    def kong_discard(self, seat: int) -> State:
+        p = self.plant
+        assert p is not None
         x = self.bots[seat].choose_discard(self.view(seat))
         i = self.discard(seat, x)
         p.label(i, "KONG_WITHOUT_REPLACEMENT", VIOL, seat)
@@ -598,19 +569,10 @@ class HKHandSim(MahjongHandSim):
     # -- the record's result -----------------------------------------------------------
 
     def result(self) -> dict[str, Any]:
-        h = self.hand
-        h.finish(len(self.events) - 1)
-        if h.stopped:
-            raise SimulationError(f"{self.record['game_id']}: hand stopped: {h.findings[-1]}")
+        h = self.finished()
         deltas, _liable = h.settlement()
         assert deltas is not None
-        out: dict[str, Any] = {"winners": sorted(c.seat for c in h.settled)}
-        if h.settled:
-            top = h.settled[0].score
-            assert top is not None
-            out["fan"] = top.fan
-            out["patterns"] = list(top.instances)
-        out["deltas"] = [points(d) for d in deltas]
+        out = self.recorded(deltas)
         if h.false_wins:
             out["penalties"] = [
                 {
@@ -621,40 +583,6 @@ class HKHandSim(MahjongHandSim):
                 for c in h.false_wins
             ]
         return out
-
-
-def wrong_payment(result: dict[str, Any], rng: random.Random, unit: int) -> str:
-    """Falsify the recorded deltas as a scorer might: double, half, or the wrong payer."""
-    d = list(result["deltas"])
-    n = len(d)
-    losers = [s for s in range(n) if d[s] < 0]
-    if not losers:
-        a, b = rng.sample(range(n), 2)
-        d[a] -= unit
-        d[b] += unit
-        what = "a payment recorded on a drawn hand"
-    else:
-        payer = min(losers, key=lambda s: (d[s], s))
-        gainer = max(range(n), key=lambda s: (d[s], -s))
-        others = [s for s in range(n) if s != payer and d[s] <= 0 and d[s] != d[payer]]
-        mode = rng.choice(("double", "half", "wrong_payer"))
-        if mode == "wrong_payer" and others:
-            q = others[rng.randrange(len(others))]
-            d[payer], d[q] = d[q], d[payer]
-            what = "the payment charged to the wrong player"
-        elif mode == "half":
-            half = d[payer] / 2
-            d[payer] -= half
-            d[gainer] += half
-            what = "the payer recorded paying half"
-        else:
-            d[gainer] -= d[payer]
-            d[payer] *= 2
-            what = "the payer recorded paying double"
-    result["deltas"] = [points(x) for x in d]
-    for pen in result.get("penalties", ()):
-        pen["deltas"] = result["deltas"]
-    return what
 
 
 # -- sittings ------------------------------------------------------------------------------
@@ -759,32 +687,23 @@ def favour(
 
 
 def play_sitting(
-    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
 ) -> Iterator[tuple[Record, list[Label]]]:
     """Four rounds (E S W N) with dealer rotation as hk-classic §2.8-2.9 / mahjongo §2.6."""
     ruleset = sim.ruleset
     opts = options_for(ruleset)
     n = sim.n_players
     tiles = sorted(WALLS[ruleset].elements())
-    dealer = sitting.first_dealer
-    round_start = dealer
-    wind = 0
+    rounds = Rounds(sitting.first_dealer, n)
     at = sitting.start
-    unit = 8 if opts.is_classic else 16
+    slips = dataclasses.replace(SLIPS, unit=8 if opts.is_classic else 16)
     for hand_no in range(1, MAX_HANDS + 1):
+        dealer = rounds.dealer
         wall = list(tiles)
         rng.shuffle(wall)
         record: Record = {
-            "format": "mjlog/1",
-            "game_id": sitting.game_id,
-            "hand_no": hand_no,
-            "ruleset": ruleset,
-            "started_at": at.isoformat(),
-            "venue": sitting.venue,
-            "table": sitting.table,
-            "players": list(sitting.players),
-            "dealer": dealer,
-            "prevailing_wind": "ESWN"[wind],
+            **core.record_head(sitting, hand_no, at, dealer),
+            "prevailing_wind": rounds.prevailing,
             "wall": [CODES[t] for t in wall],
             "start_hands": [[CODES[t] for t in h] for h in _deal(wall, dealer, n)],
             "events": [],
@@ -800,18 +719,9 @@ def play_sitting(
         hs = HKHandSim(record, wall, opts, bots, rng, plant)
         hs.run()
         result = hs.result()
-        labels: list[Label] = []
-        if plant is not None:
-            labels = planted_labels(
-                plant,
-                record,
-                partial(wrong_payment, result, rng, unit),
-                code="RECORDED_RESULT_MISMATCH",
-                scenario=RECORDED_RESULT_MISMATCH,
-                due=plant.kind == RECORDED_RESULT_MISMATCH,
-            )
-        record["result"] = result
-        yield canonical(record), labels
+        due = plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
+        labels = core.hand_labels(plant, record, result, rng, slips, due=due)
+        yield core.canonical(record), labels
         h = hs.hand
         winners = result["winners"] if h.settled else []
         stays = h.ended_by in ("false_win", "abandon") or (
@@ -819,40 +729,24 @@ def play_sitting(
         )
         if h.ended_by == "win" and dealer in winners:
             stays = True
-        if not stays:
-            dealer = (dealer + 1) % n
-            if dealer == round_start:
-                if wind == 3:
-                    return
-                wind += 1
-        at += timedelta(minutes=2 + round(len(record["events"]) * 0.04) + rng.randint(0, 3))
-
-
-def _styles(rng: random.Random) -> Style:
-    return Style.random(rng)
+        if not rounds.next_hand(stays):
+            return
+        at = core.next_start(at, record, rng, 2, 0.04)
 
 
 _CLUBS = (
-    Venue("Jade Garden Mahjong Club", 8, ("T1", "T2", "T3", "T4", "T5", "T6")),
-    Venue("Lotus Club", 7, ("T1", "T2", "T3", "T4")),
-    Venue("Golden Dragon Club", 7, ("Bàn 1", "Bàn 2", "Bàn 3", "Bàn 4", "Bàn 5")),
+    core.Venue("Jade Garden Mahjong Club", 8, ("T1", "T2", "T3", "T4", "T5", "T6")),
+    core.Venue("Lotus Club", 7, ("T1", "T2", "T3", "T4")),
+    core.Venue("Golden Dragon Club", 7, ("Bàn 1", "Bàn 2", "Bàn 3", "Bàn 4", "Bàn 5")),
 )
-_ONLINE = (Venue("MahJongo", 7, tuple(f"Room {i}" for i in range(1, 25))),)
-_ONLINE_2P = (Venue("MahJongo", 7, tuple(f"Duo {i}" for i in range(1, 13))),)
+_ONLINE = (core.Venue("MahJongo", 7, tuple(f"Room {i}" for i in range(1, 25))),)
+_ONLINE_2P = (core.Venue("MahJongo", 7, tuple(f"Duo {i}" for i in range(1, 13))),)
 
 for _rs, _n, _venues in (
     ("hk-classic", 4, _CLUBS),
     ("hk-mahjongo", 4, _ONLINE),
     ("hk-mahjongo-2p", 2, _ONLINE_2P),
 ):
-    register(
-        RulesetSimulator(
-            ruleset=_rs,
-            n_players=_n,
-            venues=_venues,
-            make_style=_styles,
-            make_bot=HKBot,
-            play_sitting=play_sitting,
-            violation_kinds=MENUS[_rs],
-        )
+    core.register(
+        core.RulesetSimulator(_rs, _n, _venues, Style.random, HKBot, play_sitting, MENUS[_rs])
     )

@@ -3,10 +3,12 @@
 A hand is a walk over table states: ``("draw" | "act" | "discard" | "claims", seat)``, None
 once the hand has ended. Each event the driver writes is appended to the record and at once
 stepped through the ruleset's hand (:class:`replay.rulesets.mahjong.hand.MahjongHand`), so
-the bots see the engine's own table. :class:`MahjongHandSim` holds the walk, the own-kong
-choice, and the planting steps both rulesets take the same way; a ruleset's subclass says
-what each state does (``do_draw``, ``do_act``, ``do_discard``, ``do_claims``) and plants
-its own scenarios. Bots stay per ruleset.
+the bots see the engine's own table. :class:`MahjongHandSim` holds the walk, the claim
+window's plant takeover, the own-kong choice, the planting steps both rulesets take the
+same way (a double draw, a kong without replacement), the recorded result's common part
+and the four rounds' rotation (:class:`Rounds`); a ruleset's subclass says what each state
+does (``do_draw``, ``do_act``, ``do_discard``, ``claims``) and plants its own scenarios.
+Bots stay per ruleset.
 """
 
 from __future__ import annotations
@@ -14,13 +16,43 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from mjaudit.parts.replay.engine.findings import Stop
+from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
-from mjaudit.parts.replay.sim.core import HandSim, engine_stopped
+from mjaudit.parts.replay.sim.core import HandSim, SimulationError, engine_stopped
 
 State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 N_KINDS = 34  # the playing kinds a kong can be of
+Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
+MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
+# The scenarios both rulesets plant the same way (the ``violation`` of their labels).
+DOUBLE_DRAW = "double_draw"
+KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
+
+
+class Rounds:
+    """A sitting's four rounds (E S W N): the deal passes to the right unless the dealer
+    stays, and the round wind moves on when the deal comes back to the first dealer."""
+
+    def __init__(self, dealer: int, n: int) -> None:
+        self.dealer = dealer
+        self.first = dealer
+        self.n = n
+        self.wind = 0
+
+    @property
+    def prevailing(self) -> str:
+        return "ESWN"[self.wind]
+
+    def next_hand(self, stays: bool) -> bool:
+        """Move on after a hand; False once the North round is over."""
+        if not stays:
+            self.dealer = (self.dealer + 1) % self.n
+            if self.dealer == self.first:
+                if self.wind == 3:
+                    return False
+                self.wind += 1
+        return True
 
 
 class Plant(Protocol):
@@ -37,13 +69,16 @@ class MahjongHandSim(HandSim):
 
     hand: MahjongHand
     # What the subclass defines: what each table state does, a seat's view for its bot,
-    # and the KONG_WITHOUT_REPLACEMENT plant's discard after the kong.
+    # and the planted scenarios' steps.
     do_draw: Callable[[int], State]
     do_act: Callable[[int], State]
     do_discard: Callable[[int], State]
-    do_claims: Callable[[int], State]
+    claims: Callable[[int, int], State]  # (discarder, tile): the claim window's claims
     view: Callable[[int], Any]
-    kong_then_discard: Callable[[int], State]
+    kong_discard: Callable[[int], State]  # the discard after a planted kong, labelled
+    second_draw: Callable[[int], State]  # the DOUBLE_DRAW plant's draw, and what follows
+    plant_claims: Callable[[int, int], tuple[bool, State]]  # a plant's takeover of it
+    VALUE = "fan"  # the attribute of the winner's score that the result records as "fan"
 
     def emit(self, ev: dict[str, Any]) -> int:
         """Append ``ev`` to the record and step it; the engine stopping is a simulator bug."""
@@ -67,6 +102,32 @@ class MahjongHandSim(HandSim):
                 state = self.do_discard(seat)
             else:
                 state = self.do_claims(seat)
+
+    def takeover(self, plant_step: Callable[[int], tuple[bool, State]], seat: int) -> Plan:
+        """The plant's step at this point of the seat's turn: (taken, the state it leaves);
+        (False, None) in a clean hand."""
+        if self.plant is None:
+            return False, None
+        return plant_step(seat)
+
+    def wall_empty(self) -> bool:
+        """No live tile is left: the hand ends in an exhaustive draw (written)."""
+        if self.hand.live_count < 1:
+            self.emit({"type": "exhaustive_draw"})
+            return True
+        return False
+
+    def do_claims(self, discarder: int) -> State:
+        """The claim window on ``discarder``'s discard: the plant's takeover, else the
+        ruleset's claims."""
+        live = self.hand.live
+        assert live is not None
+        t = live.tile
+        if self.plant is not None:
+            taken, state = self.plant_claims(discarder, t)
+            if taken:
+                return state
+        return self.claims(discarder, t)
 
     def inactive(self, seat: int) -> bool:
         """A dead hand (mất ù) that knows it: it plays on but never claims, kongs or wins."""
@@ -137,11 +198,57 @@ class MahjongHandSim(HandSim):
             and (p.chance >= 1 or self.rng.random() < p.chance)
         )
 
+    def plant_turn_end(self, seat: int, kind: str) -> tuple[bool, State]:
+        """The plants a turn offers last: a second draw, a kong with no replacement."""
+        if kind == DOUBLE_DRAW and self.double_drawn(seat):
+            self.plant.done = True
+            return True, self.second_draw(seat)
+        if kind == KONG_WITHOUT_REPLACEMENT:
+            return self.planted_kong(seat)
+        return False, None
+
+    def kong_then_discard(self, seat: int) -> State:
+        """After a kong the plant declared (own or claimed): no replacement, a discard."""
+        self.plant.done = True
+        return self.kong_discard(seat)
+
+    def double_drawn(self, seat: int) -> bool:
+        """The seat's own draw was the last event and two live tiles are left: the moment
+        of a planted double draw."""
+        last = self.events[-1]
+        return self.hand.live_count >= 2 and last["type"] == "draw" and last["seat"] == seat
+
     def planted_kong(self, seat: int) -> tuple[bool, State]:
-        """A kong the seat holds (one at random), declared with no replacement to follow."""
+        """A kong the seat holds (one at random), declared with no replacement to follow
+        (none with no live tile left)."""
+        if self.hand.live_count < 1:
+            return False, None
         options = self.kong_options(seat)
         if not options:
             return False, None
         k, added = options[self.rng.randrange(len(options))]
         self.declare_kong(seat, k, added)
         return True, self.kong_then_discard(seat)
+
+    # -- the record's result -----------------------------------------------------------------
+
+    def finished(self) -> MahjongHand:
+        """The hand after its last event (the engine stopping is a simulator bug)."""
+        h = self.hand
+        h.finish(len(self.events) - 1)
+        if h.stopped:
+            raise SimulationError(f"{self.record['game_id']}: hand stopped: {h.findings[-1]}")
+        return h
+
+    def recorded(self, deltas: list[Any]) -> dict[str, Any]:
+        """The result as the table records it: winners, the head winner's value
+        (:attr:`VALUE`) and patterns, the payments."""
+        h = self.hand
+        out: dict[str, Any] = {"winners": sorted(c.seat for c in h.settled)}
+        if h.settled:
+            top = h.settled[0].score
+            assert top is not None
+            out["fan"] = getattr(top, self.VALUE)
+            out["patterns"] = list(top.instances)
+        out["deltas"] = [points(d) for d in deltas]
+        return out

@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mjaudit.parts.replay.sim.core import habits
 from mjaudit.parts.replay.sim.hk_bot import HKBot, SeatView, Style
 
 
@@ -42,11 +43,9 @@ class VNStyle:
 
     @staticmethod
     def random(rng: random.Random) -> VNStyle:
+        hk = Style.random(rng)
         return VNStyle(
-            hk=Style.random(rng),
-            dung=round(rng.uniform(0.0, 0.8), 2),
-            khung_claim=round(rng.uniform(0.1, 0.9), 2),
-            double_call=round(rng.uniform(0.2, 0.9), 2),
+            hk, **habits(rng, dung=(0.0, 0.8), khung_claim=(0.1, 0.9), double_call=(0.2, 0.9))
         )
 
 
@@ -71,19 +70,8 @@ class VNBot(HKBot):
         A khung is worth a tile of shanten wherever it lands, so the claim must gain more
         than the khung it spends.
         """
-        plan = self.plan
-        if not plan.allows(t) or plan.kind == "orphans":
+        shanten = None if self.off_plan(t, kind) else self.claim_shanten(v, naturals, 1)
+        if shanten is None:
             return False
-        if plan.kind == "pungs" and kind == "chow":
-            return False
-        c = v.counts
-        declared = len(v.melds)
-        before = self.plan_shanten(c, declared, plan)
-        if before <= 1:
-            return False
-        for x in naturals:
-            c[x] -= 1
-        after = min((s for s, _ in self.candidates(c, declared + 1, plan)), default=8)
-        for x in naturals:
-            c[x] += 1
+        before, after = shanten
         return after + spent < before and self.rng.random() < self.vn.khung_claim

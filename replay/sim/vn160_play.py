@@ -26,8 +26,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterator
-from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
@@ -45,26 +43,15 @@ from mjaudit.parts.replay.rulesets.vn160.tiles import (
     is_khung,
     is_rh,
 )
-from mjaudit.parts.replay.sim.core import (
-    AUDIT,
-    Label,
-    Record,
-    RulesetSimulator,
-    SimulationError,
-    Sitting,
-    Venue,
-    canonical,
-    check_clean,
-    planted_labels,
-    register,
-)
+from mjaudit.parts.replay.sim import core, mahjong_play
+from mjaudit.parts.replay.sim.core import AUDIT, Label, Record, SimulationError, Sitting
+from mjaudit.parts.replay.sim.core import check_clean as check_clean  # the tests import it here
 from mjaudit.parts.replay.sim.hk_bot import SeatView
-from mjaudit.parts.replay.sim.hk_play import Plant, wrong_payment
+from mjaudit.parts.replay.sim.hk_play import Plant
 from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim, State
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten
 from mjaudit.parts.replay.sim.vn160_bot import VNBot, VNStyle
 
-MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 DEALT = 53  # 13 × 4 + 1: the deal of §2.2 (dealer 14)
 RH = INDEX["RH"]
 
@@ -79,8 +66,9 @@ DRAW_FROM_REPLACEMENT_END = "draw_from_replacement_end"  # DRAW_WRONG_PLACE
 DRAW_INSTEAD_OF_REPLACEMENT = "draw_instead_of_replacement"  # DRAW_WRONG_PLACE
 DISCARD_OUT_OF_TURN = "discard_out_of_turn"  # OUT_OF_TURN + SHORT_HAND
 DISCARD_WITHOUT_DRAW = "discard_without_draw"  # SHORT_HAND
-DOUBLE_DRAW = "double_draw"  # OUT_OF_TURN, then LONG_HAND at the discard
-KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"  # SHORT_HAND
+# planted by the shared driver (mahjong_play.plant_turn_end):
+DOUBLE_DRAW = mahjong_play.DOUBLE_DRAW  # OUT_OF_TURN, then LONG_HAND at the discard
+KONG_WITHOUT_REPLACEMENT = mahjong_play.KONG_WITHOUT_REPLACEMENT  # SHORT_HAND
 FLOWER_WITHOUT_REPLACEMENT = "flower_without_replacement"  # SHORT_HAND
 KHUNG_OUTSIDE_DOMAIN = "khung_outside_domain"  # INVALID_MELD
 CHOW_NOT_FROM_LEFT = "chow_not_from_left"  # CHOW_NOT_FROM_LEFT
@@ -101,6 +89,10 @@ MENU: tuple[str, ...] = (
     BONUS_DISCARDED, FLOWER_NOT_DECLARED, FLOWER_NOT_DECLARED_AT_START,
     KHUNG_DECLARED_OFF_TURN, CLAIM_PRIORITY, RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH,
 )  # fmt: skip
+#: A wrong recorded payment (#30), as the Hong Kong scorer gets one wrong, in units.
+SLIPS = core.Slips(
+    "RESULT_MISMATCH", RECORDED_RESULT_MISMATCH, 4, "a drawn hand", penalties_follow=True
+)
 #: Scenarios that need a house minimum (``min_phan`` > 0).
 NEEDS_MIN = (FALSE_WIN_BELOW_MIN,)
 #: Scenarios that wait for a rare moment: tried at every chance, not 30% of them.
@@ -128,6 +120,8 @@ def make_plant(rng: random.Random, rate: float, opts: VNOptions) -> Plant | None
 
 class VNHandSim(MahjongHandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
+
+    VALUE = "phan"  # the winner's phán is recorded as the result's "fan"
 
     def __init__(
         self,
@@ -330,9 +324,7 @@ class VNHandSim(MahjongHandSim):
         self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
-        h = self.hand
-        if h.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})
+        if self.wall_empty():
             return None
         if self.plant is not None and not self.plant.done:
             taken, state = self.plant_draw(seat)
@@ -344,16 +336,14 @@ class VNHandSim(MahjongHandSim):
     def do_act(self, seat: int) -> State:
         """The seat holds 14 (after a draw or replacement): declare, win, kong, or discard."""
         h = self.hand
-        if self.plant is not None:
-            taken, state = self.plant_before_declare(seat)
-            if taken:
-                return state
+        taken, state = self.takeover(self.plant_before_declare, seat)
+        if taken:
+            return state
         if not self.declare_all(seat):
             return None
-        if self.plant is not None:
-            taken, state = self.plant_act(seat)
-            if taken:
-                return state
+        taken, state = self.takeover(self.plant_act, seat)
+        if taken:
+            return state
         if self.active(seat):
             t = self.self_draw_tile(seat)
             if t is not None and self.near(seat) < 0 and self.complete(seat):
@@ -415,16 +405,9 @@ class VNHandSim(MahjongHandSim):
         self.keep = {(s, x) for s, x in self.keep if s != seat}
         return i
 
-    def do_claims(self, discarder: int) -> State:
+    def claims(self, discarder: int, t: int) -> State:
         """The claim window (§3.2): wins (head-bump), else a pung or kong, else a chow."""
         h = self.hand
-        live = h.live
-        assert live is not None
-        t = live.tile
-        if self.plant is not None:
-            taken, state = self.plant_claims(discarder, t)
-            if taken:
-                return state
         order = [(discarder + k) % 4 for k in range(1, 4)]
         nxt = order[0]
         if t >= N_KINDS:  # a bonus discard can only be won on, and only by option (§3.6)
@@ -686,28 +669,21 @@ class VNHandSim(MahjongHandSim):
                 p.done = kind == BONUS_DISCARDED
                 self.bonus_win = kind == WIN_ON_BONUS_DISCARD
                 return True, ("claims", seat)
-        last = self.events[-1]
-        if (
-            kind == DOUBLE_DRAW
-            and h.live_count >= 2
-            and last["type"] == "draw"
-            and last["seat"] == seat
-        ):
-            i = self.emit({"type": "draw", "seat": seat, "tile": CODES[self.live_tile()]})
-            self.label(i, "OUT_OF_TURN", seat)
-            p.pending[seat] = "LONG_HAND"
-            p.done = True
-            if not self.declare_all(seat):
-                return True, None
-            return True, self.do_discard(seat)
-        if kind == KONG_WITHOUT_REPLACEMENT and h.live_count >= 1:
-            return self.planted_kong(seat)
-        return False, None
+        return self.plant_turn_end(seat, kind)
 
-    def kong_then_discard(self, seat: int) -> State:
+    def second_draw(self, seat: int) -> State:
         p = self.plant
         assert p is not None
-        p.done = True
+        i = self.emit({"type": "draw", "seat": seat, "tile": CODES[self.live_tile()]})
+        self.label(i, "OUT_OF_TURN", seat)
+        p.pending[seat] = "LONG_HAND"
+        if not self.declare_all(seat):
+            return None
+        return self.do_discard(seat)
+
+    def kong_discard(self, seat: int) -> State:
+        p = self.plant
+        assert p is not None
         p.pending[seat] = "SHORT_HAND"
         t = self.discard_choice(seat)
         if t is None:
@@ -898,20 +874,11 @@ class VNHandSim(MahjongHandSim):
     # -- the record's result -----------------------------------------------------------
 
     def result(self) -> dict[str, Any]:
-        h = self.hand
-        h.finish(len(self.events) - 1)
-        if h.stopped:
-            raise SimulationError(f"{self.record['game_id']}: hand stopped: {h.findings[-1]}")
+        h = self.finished()
         deltas = h.settlement()
         if deltas is None:
             raise SimulationError(f"{self.record['game_id']}: the engine cannot settle the hand")
-        out: dict[str, Any] = {"winners": sorted(c.seat for c in h.settled)}
-        if h.settled:
-            top = h.settled[0].score
-            assert top is not None
-            out["fan"] = top.phan
-            out["patterns"] = list(top.instances)
-        out["deltas"] = [points(d) for d in deltas]
+        out = self.recorded(deltas)
         if h.false_wins:
             out["penalties"] = [
                 {**pen, "deltas": [points(d) for d in pen["deltas"]]} for pen in h.penalties()
@@ -985,17 +952,16 @@ def favour(
 
 
 def play_sitting(
-    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
 ) -> Iterator[tuple[Record, list[Label]]]:
     """Four rounds (E S W N) with the §2.1 rotation: the dealer stays only on a win."""
     house: dict[str, Any] = {"min_phan": 1} if rng.random() < MIN_PHAN_SHARE else {}
     opts = options_for(house)
     tiles = sorted(full_set(opts.khung_sets).elements())
-    dealer = sitting.first_dealer
-    round_start = dealer
-    wind = 0
+    rounds = mahjong_play.Rounds(sitting.first_dealer, 4)
     at = sitting.start
-    for hand_no in range(1, MAX_HANDS + 1):
+    for hand_no in range(1, mahjong_play.MAX_HANDS + 1):
+        dealer = rounds.dealer
         wall = list(tiles)
         rng.shuffle(wall)
         plant = make_plant(rng, rate, opts)
@@ -1003,16 +969,8 @@ def play_sitting(
         if plant is not None:
             favour(plant, bots, wall, dealer, rng)
         record: Record = {
-            "format": "mjlog/1",
-            "game_id": sitting.game_id,
-            "hand_no": hand_no,
-            "ruleset": "vn-160",
-            "started_at": at.isoformat(),
-            "venue": sitting.venue,
-            "table": sitting.table,
-            "players": list(sitting.players),
-            "dealer": dealer,
-            "prevailing_wind": "ESWN"[wind],
+            **core.record_head(sitting, hand_no, at, dealer),
+            "prevailing_wind": rounds.prevailing,
             "dice": [rng.randint(1, 6) for _ in range(3)],
             "wall": [CODES[t] for t in wall],
             "start_hands": [[CODES[t] for t in h] for h in deal(wall, dealer)],
@@ -1023,25 +981,23 @@ def play_sitting(
         hs = VNHandSim(record, wall, opts, bots, rng, plant)
         hs.run()
         result = hs.result()
-        labels: list[Label] = []
-        if plant is None:
-            check_clean(record, hs.hand)
-        else:
-            phan = plant.kind == RECORDED_PHAN_MISMATCH and result.get("fan") is not None
-            if phan:
-                result["fan"] += 1 + rng.randrange(3)
-                plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
-                            note="the phán recorded too high")  # fmt: skip
-            labels = planted_labels(
-                plant,
-                record,
-                partial(wrong_payment, result, rng, 4),
-                code="RESULT_MISMATCH",
-                scenario=RECORDED_RESULT_MISMATCH,
-                due=not phan and plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH),
-            )
-        record["result"] = result
-        yield canonical(record), labels
+        phan = (
+            plant is not None
+            and plant.kind == RECORDED_PHAN_MISMATCH
+            and result.get("fan") is not None
+        )
+        if phan:
+            assert plant is not None
+            result["fan"] += 1 + rng.randrange(3)
+            plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
+                        note="the phán recorded too high")  # fmt: skip
+        due = (
+            plant is not None
+            and not phan
+            and plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH)
+        )
+        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due, clean=hs.hand)
+        yield core.canonical(record), labels
         h = hs.hand
         if h.ended_by == "win":
             stays = dealer in result["winners"] or dealer in [c.seat for c in h.settled]
@@ -1049,23 +1005,19 @@ def play_sitting(
             stays = opts.dealer_on_draw == "stay"
         else:
             stays = True
-        if not stays:
-            dealer = (dealer + 1) % 4
-            if dealer == round_start:
-                if wind == 3:
-                    return
-                wind += 1
-        at += timedelta(minutes=2 + round(len(record["events"]) * 0.03) + rng.randint(0, 3))
+        if not rounds.next_hand(stays):
+            return
+        at = core.next_start(at, record, rng, 2, 0.03)
 
 
 _CLUBS = (
-    Venue("CLB Mạt Chược Hồ Gươm", 7, ("Bàn 1", "Bàn 2", "Bàn 3", "Bàn 4")),
-    Venue("Hội Mạt Chược Chợ Lớn", 7, ("Bàn A", "Bàn B", "Bàn C", "Bàn D", "Bàn E")),
-    Venue("Little Saigon Mahjong Society", -8, ("T1", "T2", "T3")),
+    core.Venue("CLB Mạt Chược Hồ Gươm", 7, ("Bàn 1", "Bàn 2", "Bàn 3", "Bàn 4")),
+    core.Venue("Hội Mạt Chược Chợ Lớn", 7, ("Bàn A", "Bàn B", "Bàn C", "Bàn D", "Bàn E")),
+    core.Venue("Little Saigon Mahjong Society", -8, ("T1", "T2", "T3")),
 )
 
-register(
-    RulesetSimulator(
+core.register(
+    core.RulesetSimulator(
         ruleset="vn-160",
         n_players=4,
         venues=_CLUBS,

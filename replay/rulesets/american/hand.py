@@ -133,6 +133,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
     def __post_init__(self) -> None:
         rec = self.record
         self.dealer: int = rec["dealer"]
+        self.card_problem: str | None = None  # why ``card`` is None (CARD_INVALID)
         self.phase = "charleston"
         self.ended_by = "unfinished"
         self.stopped = False

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.loop import HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -19,7 +20,6 @@ from mjaudit.parts.replay.engine.recorded import (
     winners_diff,
 )
 from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation
-from mjaudit.parts.replay.engine.stepping import report_base, step_to, walk
 from mjaudit.parts.replay.rulesets.american.card import (
     Card,
     CardInvalid,
@@ -27,7 +27,7 @@ from mjaudit.parts.replay.rulesets.american.card import (
     load_and_register,
 )
 from mjaudit.parts.replay.rulesets.american.hand import AmericanHand
-from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, OptionError, options_for
+from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, options_for
 
 Observer = Callable[[int, AmericanHand], None]
 
@@ -56,33 +56,32 @@ def resolve_card(
     return card, None
 
 
-def _build(
-    record: dict[str, Any], overrides: Mapping[str, object] | None
-) -> tuple[AmericanHand | None, Finding | None]:
-    try:
-        opts = options_for({**record.get("options", {}), **(overrides or {})})
-    except OptionError as exc:
-        return None, Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
+def _options(record: dict[str, Any], merged: dict[str, object]) -> AmericanOptions:
+    return options_for(merged)
+
+
+def _hand(
+    record: dict[str, Any],
+    opts: AmericanOptions,
+    previous: HandReport | None,
+    overrides: Overrides,
+) -> AmericanHand:
     card, why = resolve_card(opts, overrides)
     hand = AmericanHand(record, opts, card)
-    if card is None:
-        return hand, Finding(None, None, "CARD_INVALID", FindingClass.CORRUPT_LOG, why or "")
-    return hand, None
+    hand.card_problem = why
+    return hand
 
 
-def replay_american(
-    record: dict[str, Any],
-    overrides: Mapping[str, object] | None = None,
-    previous: HandReport | None = None,
-    observer: Observer | None = None,
-) -> HandReport:
-    """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    base = report_base(record)
-    hand, bad = _build(record, overrides)
-    if bad is not None:
-        return HandReport(**base, findings=(bad,), ended_by="corrupt")
-    assert hand is not None
-    walk(hand, record.get("events", []), lambda: _rotation(hand, previous), observer)
+def _refuse(hand: AmericanHand) -> Finding | None:
+    """#2 CARD_INVALID: no card to judge the hand by."""
+    if hand.card is not None:
+        return None
+    return Finding(None, None, "CARD_INVALID", FindingClass.CORRUPT_LOG, hand.card_problem or "")
+
+
+def _fields(
+    hand: AmericanHand, base: dict[str, Any], previous: HandReport | None
+) -> dict[str, Any]:
     deltas = hand.settlement()
     win = hand.win if not hand.stopped else None
     match = win.match if win is not None else None
@@ -98,9 +97,8 @@ def replay_american(
         "dead": {str(s): c for s, c in sorted(hand.dead.items())},
         "penalties": [{"seat": s, "code": c, "deltas": d} for s, c, d in hand.penalties],
     }
-    report = HandReport(
-        **base,
-        findings=(),
+    return dict(
+        base,
         winners=(win.seat,) if win is not None else (),
         self_drawn=bool(win and win.self_drawn),
         discarder=win.discarder if win is not None and not win.self_drawn else None,
@@ -112,22 +110,6 @@ def replay_american(
         ended_by="corrupt" if hand.stopped else hand.ended_by,
         extras=extras,
     )
-    matches = None
-    if not hand.stopped:
-        matches = _compare_recorded(hand, report)
-    return HandReport(
-        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
-    )
-
-
-def replay_to(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> AmericanHand:
-    """The table state after event ``at`` (None: after the deal), for step-through."""
-    hand, bad = _build(record, overrides)
-    if hand is None:
-        raise OptionError(bad.message if bad else "bad options")
-    return step_to(hand, record.get("events", []), at)
 
 
 def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
@@ -140,21 +122,31 @@ def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: AmericanHand, report: HandReport) -> bool | None:
+def _compare_recorded(hand: AmericanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#36 RESULT_MISMATCH: winners, fan (= V), patterns (= [hand id]), deltas, penalties."""
-    result = hand.record.get("result")
-    if result is None:
-        return None
-    diffs = [winners_diff(result.get("winners", []), report.winners)]
-    if result.get("fan") is not None and report.winners:
-        diffs.append(value_diff("value", result["fan"], report.fan))
-    if result.get("patterns") is not None and report.winners:
-        computed = [p for p, _ in report.patterns]
+    diffs = [winners_diff(result.get("winners", []), report["winners"])]
+    if result.get("fan") is not None and report["winners"]:
+        diffs.append(value_diff("value", result["fan"], report["fan"]))
+    if result.get("patterns") is not None and report["winners"]:
+        computed = [p for p, _ in report["patterns"]]
         if list(result["patterns"]) != computed:  # one card hand, in order
             diffs.append(f"hand recorded {result['patterns']}, computed {computed}")
-    if result.get("deltas") is not None and report.deltas is not None:
-        diffs.append(deltas_diff(result["deltas"], report.deltas))
+    if result.get("deltas") is not None and report["deltas"] is not None:
+        diffs.append(deltas_diff(result["deltas"], report["deltas"]))
     if result.get("penalties"):
         computed_p = ((s, c) for s, c, _ in hand.penalties)
         diffs.append(penalties_diff(result["penalties"], computed_p))
     return mismatch(hand, "RESULT_MISMATCH", diffs)
+
+
+RULES = HandRules(
+    _options,
+    _hand,
+    _fields,
+    _compare_recorded,
+    option_error="RECORD_INVALID",
+    rotation=_rotation,
+    refuse=_refuse,
+)
+replay_american = RULES.replay  # the registry's replay: the one loop on these rules
+replay_to = RULES.replay_to  # the table after an event, for step-through

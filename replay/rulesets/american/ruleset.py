@@ -4,7 +4,7 @@ names from the data folder's cards, so a new or changed card replays its hands."
 from __future__ import annotations
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.ruleset import Ruleset
+from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES
 from mjaudit.parts.replay.rulesets.american.position import american_view, view_of
 from mjaudit.parts.replay.rulesets.american.replayer import replay_american
@@ -12,8 +12,7 @@ from mjaudit.parts.replay.rulesets.american.score import score
 
 
 def score_line(rep: HandReport) -> str:
-    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
-    return f"  card hand: {pats}; value {rep.fan}"
+    return f"  card hand: {patterns_text(rep)}; value {rep.fan}"
 
 
 RULESETS = (

@@ -8,10 +8,11 @@ carries the chắn-specific numbers (cước present, gà, declared list, case o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.loop import HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -20,16 +21,13 @@ from mjaudit.parts.replay.engine.recorded import (
     value_diff,
     winners_diff,
 )
-from mjaudit.parts.replay.engine.stepping import report_base, step_to, walk
-from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, OptionError, options_for
+from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, options_for
 from mjaudit.parts.replay.rulesets.chan.settlement import Settlement
 from mjaudit.parts.replay.rulesets.chan.state import ChanHand, WinEval
 
-Observer = Callable[[int, ChanHand], None]
 
-
-def _options(record: dict[str, Any], overrides: Mapping[str, object] | None) -> ChanOptions:
-    return options_for({**record.get("options", {}), **(overrides or {})})
+def _options(record: dict[str, Any], merged: dict[str, object]) -> ChanOptions:
+    return options_for(merged)
 
 
 def _previous_hand(record: dict[str, Any], previous: HandReport | None) -> Mapping[str, Any] | None:
@@ -43,36 +41,29 @@ def _previous_hand(record: dict[str, Any], previous: HandReport | None) -> Mappi
     return {"winner": ex.get("win_seat"), "void": ex.get("void"), "giver": ex.get("giver")}
 
 
-def replay_chan(
-    record: dict[str, Any],
-    overrides: Mapping[str, object] | None = None,
-    previous: HandReport | None = None,
-    observer: Observer | None = None,
-) -> HandReport:
-    """Replay ``record``; ``previous`` is the report of hand ``hand_no − 1`` of the same game."""
-    players = tuple(record["players"])
-    base = report_base(record)
-    if len(players) == 5:
-        f = Finding(
-            None,
-            None,
-            "PLAYER_COUNT_UNSUPPORTED",
-            FindingClass.INFO,
-            "chắn bí ngũ (5 players) is not described by the seed: not replayed",
-        )
-        return HandReport(**base, findings=(f,), ended_by="unfinished")
-    try:
-        opts = _options(record, overrides)
-    except OptionError as exc:
-        f = Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
-        return HandReport(**base, findings=(f,), ended_by="corrupt")
-    hand = walk(
-        ChanHand(record, opts, _previous_hand(record, previous)), record["events"], None, observer
+def _admit(record: dict[str, Any]) -> Finding | None:
+    """Chắn bí ngũ is not replayed (the seed does not describe it)."""
+    if len(record["players"]) != 5:
+        return None
+    return Finding(
+        None,
+        None,
+        "PLAYER_COUNT_UNSUPPORTED",
+        FindingClass.INFO,
+        "chắn bí ngũ (5 players) is not described by the seed: not replayed",
     )
-    return _report(hand, base)
 
 
-def _report(hand: ChanHand, base: dict[str, Any]) -> HandReport:
+def _hand(
+    record: dict[str, Any], opts: ChanOptions, previous: HandReport | None, overrides: Overrides
+) -> ChanHand:
+    return ChanHand(record, opts, _previous_hand(record, previous))
+
+
+def report_fields(
+    hand: ChanHand, base: dict[str, Any], previous: HandReport | None = None
+) -> dict[str, Any]:
+    """The report's fields (the simulator's scorer records them as the result)."""
     st = hand.settlement()
     win = hand.settled_win()
     outcome = hand.outcome()
@@ -100,9 +91,8 @@ def _report(hand: ChanHand, base: dict[str, Any]) -> HandReport:
         "penalties": _penalties(hand, st),
         "partial": hand.partial,
     }
-    report = HandReport(
-        **base,
-        findings=(),
+    return dict(
+        base,
         winners=(win.seat,) if stands and win is not None else (),
         self_drawn=bool(win is not None and win.present and win.present["chi"]),
         discarder=_discarder(win),
@@ -113,12 +103,6 @@ def _report(hand: ChanHand, base: dict[str, Any]) -> HandReport:
         deltas=None if st is None else st.deltas,
         ended_by=ended,
         extras=extras,
-    )
-    matches = None
-    if hand.record.get("result") is not None and not hand.stopped:
-        matches = _compare_recorded(hand, report)
-    return HandReport(
-        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
     )
 
 
@@ -169,20 +153,19 @@ def _liable(st: Settlement | None, win: WinEval | None) -> int | None:
     return None
 
 
-def _compare_recorded(hand: ChanHand, report: HandReport) -> bool:
+def _compare_recorded(hand: ChanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#42 RESULT_MISMATCH: the source's result against §7 and §9."""
-    result = hand.record.get("result") or {}
     diffs: list[str | None] = []
     if "winners" in result:
-        diffs.append(winners_diff(result["winners"], report.winners))
-    if result.get("fan") is not None and report.fan is not None:
-        diffs.append(value_diff("total", result["fan"], report.fan))
+        diffs.append(winners_diff(result["winners"], report["winners"]))
+    if result.get("fan") is not None and report["fan"] is not None:
+        diffs.append(value_diff("total", result["fan"], report["fan"]))
     settled = hand.settled_win()
     if result.get("patterns") is not None and settled is not None:
         declared = Counter(settled.decl.cuoc).elements()  # a Counter of the cước
         diffs.append(multiset_diff("cước", result["patterns"], declared, "declared"))
-    if result.get("deltas") is not None and report.deltas is not None:
-        diffs.append(deltas_diff(result["deltas"], report.deltas, shown=list))
+    if result.get("deltas") is not None and report["deltas"] is not None:
+        diffs.append(deltas_diff(result["deltas"], report["deltas"], shown=list))
     if result.get("penalties"):
         diffs.append(penalties_diff(result["penalties"], _effective_penalties(hand)))
     return mismatch(hand, "RESULT_MISMATCH", diffs)
@@ -203,9 +186,8 @@ def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
     return out
 
 
-def replay_to(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> ChanHand:
-    """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
-    hand = ChanHand(record, _options(record, overrides), record.get("previous_hand"))
-    return step_to(hand, record.get("events", []), at)
+RULES = HandRules(
+    _options, _hand, report_fields, _compare_recorded, option_error="RECORD_INVALID", admit=_admit
+)
+replay_chan = RULES.replay  # the registry's replay: the one loop on these rules
+replay_to = RULES.replay_to  # the table after an event, for step-through

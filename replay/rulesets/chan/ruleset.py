@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.ruleset import Ruleset
+from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.chan.options import OPTION_NAMES
 from mjaudit.parts.replay.rulesets.chan.render import chan_view, view_of
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_chan
@@ -12,8 +12,7 @@ from mjaudit.parts.replay.rulesets.chan.score import score_chan
 
 def score_line(rep: HandReport) -> str:
     """The cước and the điểm they score."""
-    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
-    return f"  cước: {pats}; score {rep.fan} điểm"
+    return f"  cước: {patterns_text(rep)}; score {rep.fan} điểm"
 
 
 RULESETS = (

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.loop import HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -15,39 +15,29 @@ from mjaudit.parts.replay.engine.recorded import (
     winners_diff,
 )
 from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round_start
-from mjaudit.parts.replay.engine.stepping import report_base, step_to, walk
 from mjaudit.parts.replay.rulesets.hk.hand import HKHand
-from mjaudit.parts.replay.rulesets.hk.options import OptionError, options_for
-
-Observer = Callable[[int, HKHand], None]
+from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
 
 
-def replay_hk(
-    record: dict[str, Any],
-    overrides: Mapping[str, object] | None = None,
-    previous: HandReport | None = None,
-    observer: Observer | None = None,
-) -> HandReport:
-    """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    base = report_base(record)
-    try:
-        opts = options_for(record["ruleset"], {**record.get("options", {}), **(overrides or {})})
-    except OptionError as exc:
-        finding = Finding(None, None, "RULESET_UNKNOWN", FindingClass.CORRUPT_LOG, str(exc))
-        return HandReport(**base, findings=(finding,), ended_by="corrupt")
-    hand = HKHand(record, opts)
-    walk(hand, record["events"], lambda: _rotation(hand, previous), observer)
+def _options(record: dict[str, Any], merged: dict[str, object]) -> HKOptions:
+    return options_for(record["ruleset"], merged)
+
+
+def _hand(
+    record: dict[str, Any], opts: HKOptions, previous: HandReport | None, overrides: Overrides
+) -> HKHand:
+    return HKHand(record, opts)
+
+
+def _fields(hand: HKHand, base: dict[str, Any], previous: HandReport | None) -> dict[str, Any]:
+    """The report's fields: the recorded-result check reads them before the (frozen, so
+    costly) HandReport is made with the final findings."""
     deltas, liable = hand.settlement()
-    winners = tuple(sorted(c.seat for c in hand.settled))
     top = hand.settled[0] if hand.settled else None
     score = top.score if top is not None else None
-    # The report's fields, built once: the recorded-result check reads them before the
-    # (frozen, so costly) HandReport is made with the final findings.
-    fields: dict[str, Any] = dict(
+    return dict(
         base,
-        winners=winners,
-        self_drawn=top is not None and top.discarder is None,
-        discarder=top.discarder if top is not None else None,
+        **hand.win_fields(),
         fan=score.fan if score is not None else None,
         raw_fan=score.raw_fan if score is not None else None,
         patterns=score.patterns if score is not None else (),
@@ -57,25 +47,9 @@ def replay_hk(
         extras={
             "instances": score.instances if score is not None else (),
             "is_limit": score.is_limit if score is not None else None,
-            "round_start_dealer": round_start(record, previous),
+            "round_start_dealer": round_start(hand.record, previous),
         },
     )
-    if not hand.stopped:
-        _compare_recorded(hand, fields)
-    matches = None
-    if record.get("result") is not None and not hand.stopped:
-        matches = not any(
-            f.code in ("RECORDED_RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings
-        )
-    return HandReport(**fields, findings=tuple(hand.findings), matches_recorded=matches)
-
-
-def replay_to(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> HKHand:
-    """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
-    opts = options_for(record["ruleset"], {**record.get("options", {}), **(overrides or {})})
-    return step_to(HKHand(record, opts), record.get("events", []), at)
 
 
 def _dealer_stays(hand: HKHand, previous: HandReport) -> bool:
@@ -98,11 +72,9 @@ def _rotation(hand: HKHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: HKHand, report: dict[str, Any]) -> None:
-    """#44 RECORDED_RESULT_MISMATCH and #39 MULTIPLE_WINNERS; ``report``: the report's fields."""
-    result = hand.record.get("result")
-    if result is None:
-        return
+def _compare_recorded(hand: HKHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+    """#44 RECORDED_RESULT_MISMATCH and #39 MULTIPLE_WINNERS; ``report``: the report's fields.
+    The result matches when neither is found."""
     winners = result.get("winners", [])
     if len(winners) > 1 and not hand.opts.multiple_winners:
         multiple_winners(hand, winners, hand.ruleset)
@@ -116,3 +88,13 @@ def _compare_recorded(hand: HKHand, report: dict[str, Any]) -> None:
     if "deltas" in result and deltas is not None:
         diffs.append(deltas_diff(result["deltas"], deltas))
     mismatch(hand, "RECORDED_RESULT_MISMATCH", diffs)
+    return not any(
+        f.code in ("RECORDED_RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings
+    )
+
+
+RULES = HandRules(
+    _options, _hand, _fields, _compare_recorded, option_error="RULESET_UNKNOWN", rotation=_rotation
+)
+replay_hk = RULES.replay  # the registry's replay: the one loop on these rules
+replay_to = RULES.replay_to  # the table after an event, for step-through

@@ -273,6 +273,16 @@ class MahjongHand(MahjongTurns, HandFindings):
 
     # -- end of hand -------------------------------------------------------------------------
 
+    def win_fields(self) -> dict[str, Any]:
+        """The report's winners (every settled win, by seat), and whether the head winner
+        drew the tile and who discarded it."""
+        top = self.settled[0] if self.settled else None
+        return {
+            "winners": tuple(sorted(c.seat for c in self.settled)),
+            "self_drawn": top is not None and top.discarder is None,
+            "discarder": top.discarder if top is not None else None,
+        }
+
     def on_exhaustive_draw(self, index: int, ev: dict[str, Any]) -> None:
         """HAND_END_INVALID unless no live tile is left and a draw or replacement is due."""
         due = self.phase == WAIT or bool(self.owes)  # type: ignore[attr-defined]

@@ -7,11 +7,10 @@ table after any event for the step-through viewer (``mjaudit show``), like
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
-from mjaudit.parts.replay.engine.options import OptionError
+from mjaudit.parts.replay.engine.findings import HandReport
+from mjaudit.parts.replay.engine.loop import HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -22,51 +21,37 @@ from mjaudit.parts.replay.engine.recorded import (
     winners_diff,
 )
 from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round_start
-from mjaudit.parts.replay.engine.stepping import report_base, step_to, walk
 from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions, options_for
 from mjaudit.parts.replay.rulesets.vn160.scoring import con
 
-Observer = Callable[[int, VNHand], None]
+
+def _options(record: dict[str, Any], merged: dict[str, object]) -> VNOptions:
+    return options_for(merged)
 
 
-def _options(record: dict[str, Any], overrides: Mapping[str, object] | None) -> VNOptions:
-    return options_for({**(record.get("options") or {}), **(overrides or {})})
+def _hand(
+    record: dict[str, Any], opts: VNOptions, previous: HandReport | None, overrides: Overrides
+) -> VNHand:
+    return VNHand(record, opts)
 
 
-def replay_vn160(
-    record: dict[str, Any],
-    overrides: Mapping[str, object] | None = None,
-    previous: HandReport | None = None,
-    observer: Observer | None = None,
-) -> HandReport:
-    """Replay ``record``; ``previous`` is the report of hand ``hand_no - 1`` of the same game."""
-    base = report_base(record)
-    try:
-        opts = _options(record, overrides)
-    except OptionError as exc:
-        finding = Finding(None, None, "RECORD_INVALID", FindingClass.CORRUPT_LOG, str(exc))
-        return HandReport(**base, findings=(finding,), ended_by="corrupt")
-    hand = VNHand(record, opts)
-    walk(hand, record["events"], lambda: _rotation(hand, previous), observer)
+def _fields(hand: VNHand, base: dict[str, Any], previous: HandReport | None) -> dict[str, Any]:
     deltas = hand.settlement()
     top = hand.settled[0] if hand.settled else None
     score = top.score if top is not None else None
     extras: dict[str, Any] = {
-        "round_start_dealer": round_start(record, previous),
+        "round_start_dealer": round_start(hand.record, previous),
         "mat_u": {str(s): code for s, code in sorted(hand.mat_u.items())},
         "penalties": hand.penalties() if not hand.stopped else [],
     }
     if score is not None:
         extras.update(score.to_extras())
-        extras["con"] = con(score.phan, opts)
-        extras["cai"] = opts.cai_multiplier * con(score.phan, opts)
-    report = HandReport(
-        **base,
-        findings=(),
-        winners=tuple(sorted(c.seat for c in hand.settled)),
-        self_drawn=top is not None and top.discarder is None,
-        discarder=top.discarder if top is not None else None,
+        extras["con"] = con(score.phan, hand.opts)
+        extras["cai"] = hand.opts.cai_multiplier * con(score.phan, hand.opts)
+    return dict(
+        base,
+        **hand.win_fields(),
         fan=score.phan if score is not None else None,
         raw_fan=score.phan if score is not None else None,
         patterns=score.patterns if score is not None else (),
@@ -75,21 +60,6 @@ def replay_vn160(
         ended_by=hand.ended_by,
         extras=extras,
     )
-    if not hand.stopped:
-        _compare_recorded(hand, report)
-    matches = None
-    if record.get("result") is not None and not hand.stopped:
-        matches = not any(f.code in ("RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings)
-    return HandReport(
-        **{**report.__dict__, "findings": tuple(hand.findings), "matches_recorded": matches}
-    )
-
-
-def replay_to(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> VNHand:
-    """The table state after event ``at`` (None: after the deal), for ``mjaudit show``."""
-    return step_to(VNHand(record, _options(record, overrides)), record.get("events", []), at)
 
 
 def dealer_stays(previous: HandReport, opts: VNOptions) -> bool:
@@ -113,24 +83,29 @@ def _rotation(hand: VNHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: VNHand, report: HandReport) -> None:
-    """#30 RESULT_MISMATCH / MULTIPLE_WINNERS (SCORE_MISMATCH)."""
-    result = hand.record.get("result")
-    if result is None:
-        return
+def _compare_recorded(hand: VNHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+    """#30 RESULT_MISMATCH / MULTIPLE_WINNERS (SCORE_MISMATCH); ``report``: its fields."""
     winners = result.get("winners", [])
     if len(winners) > 1 and not hand.opts.multiple_winners:
         multiple_winners(hand, winners, "vn-160")
-    diffs = [winners_diff(winners, report.winners)]
-    if result.get("fan") is not None and report.winners:
-        diffs.append(value_diff("phán", result["fan"], report.fan))
-    if result.get("patterns") is not None and report.winners:
+    diffs = [winners_diff(winners, report["winners"])]
+    if result.get("fan") is not None and report["winners"]:
+        diffs.append(value_diff("phán", result["fan"], report["fan"]))
+    if result.get("patterns") is not None and report["winners"]:
         recorded = [p for p in result["patterns"] if p != "u_muoi"]
-        computed = [p for p in report.extras.get("instances", ()) if p != "u_muoi"]
+        computed = [p for p in report["extras"].get("instances", ()) if p != "u_muoi"]
         diffs.append(multiset_diff("patterns", recorded, computed))
-    if result.get("deltas") is not None and report.deltas is not None:
-        diffs.append(deltas_diff(result["deltas"], report.deltas))
+    if result.get("deltas") is not None and report["deltas"] is not None:
+        diffs.append(deltas_diff(result["deltas"], report["deltas"]))
     if "penalties" in result:
-        computed_p = ((p["seat"], p["code"]) for p in report.extras.get("penalties", ()))
+        computed_p = ((p["seat"], p["code"]) for p in report["extras"].get("penalties", ()))
         diffs.append(penalties_diff(result.get("penalties") or (), computed_p))
     mismatch(hand, "RESULT_MISMATCH", diffs)
+    return not any(f.code in ("RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings)
+
+
+RULES = HandRules(
+    _options, _hand, _fields, _compare_recorded, option_error="RECORD_INVALID", rotation=_rotation
+)
+replay_vn160 = RULES.replay  # the registry's replay: the one loop on these rules
+replay_to = RULES.replay_to  # the table after an event, for step-through

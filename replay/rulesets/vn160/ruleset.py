@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.ruleset import Ruleset
+from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES
 from mjaudit.parts.replay.rulesets.vn160.render import view_of, vn160_view
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_vn160
@@ -12,9 +12,10 @@ from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
 
 def score_line(rep: HandReport) -> str:
     """Phán, and the mủn the win is worth when the log's options count them."""
-    pats = ", ".join(f"{p} {f}" for p, f in rep.patterns) or "none"
     mun = rep.extras.get("mun")
-    return f"  patterns: {pats}; {rep.fan} phán" + (f" ({mun} mủn)" if mun is not None else "")
+    return f"  patterns: {patterns_text(rep)}; {rep.fan} phán" + (
+        f" ({mun} mủn)" if mun is not None else ""
+    )
 
 
 RULESETS = (
