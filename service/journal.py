@@ -29,13 +29,11 @@ from typing import Any
 
 import filelock
 import msgspec
-from mjaudit.parts.ingest.store import _write_atomic
-from mjaudit.parts.service.sync import Sync  # the data folder's atomic replace
+from mjaudit.parts.ingest.store import _write_atomic  # the data folder's atomic replace
+from mjaudit.parts.service.sync import Sync
 
 _encoder = msgspec.json.Encoder(order="sorted")
 COMMITTED = "committed"  # the op of the note that a hand is in the archive
-
-
 OS_SYNC_DELAY = 1.0  # seconds: how long an entry waits for its fsync in ``os`` mode
 
 

@@ -278,7 +278,7 @@ def test_07_DEAL_SIZE_INVALID() -> None:
     clean(Hand().discard(E).abandon().replay())
 
 
-def _partial(dealer_tiles: str, *events: tuple[str, int]) -> list:  # type: ignore[type-arg]
+def _partial(dealer_tiles: str, *events: tuple[str, int]) -> list[tuple[int | None, str]]:
     """A log without start hands or wall: only public actions, each (type, seat)."""
     rec = {
         "format": "mjlog/1",
