@@ -166,6 +166,27 @@ class ExhaustiveDraw(_Event, tag="exhaustive_draw"):
     """The wall ran out: no winner."""
 
 
+class Riichi(_Event, tag="riichi"):
+    """riichi: ``seat`` declares riichi; its next discard is the declaration tile and, once
+    nobody wins on it, a 1,000-point stick goes to the table."""
+
+    seat: Seat
+
+
+class Dora(_Event, tag="dora"):
+    """riichi: a new dora indicator ``tile`` is turned (after a kan)."""
+
+    tile: Tile
+
+
+class AbortiveDraw(_Event, tag="abortive_draw"):
+    """riichi: the hand is drawn before the wall is exhausted (``reason``: ``nine_terminals``,
+    ``four_winds``, ``four_riichi``, ``four_kans``, ``triple_ron``)."""
+
+    reason: str
+    seat: Seat | None = None
+
+
 class Abandon(_Event, tag="abandon"):
     """The hand was stopped (dispute, disconnection); it is not settled."""
 
@@ -288,6 +309,9 @@ Event = Union[
     Win,
     ExhaustiveDraw,
     Abandon,
+    Riichi,
+    Dora,
+    AbortiveDraw,
     Quint,
     Sextet,
     CharlestonPass,

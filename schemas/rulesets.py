@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160, TileSet
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, RIICHI, VN160, TileSet
 
 
 class Game(StrEnum):
@@ -38,6 +38,7 @@ RULESETS: dict[str, RulesetShape] = {
         RulesetShape("vn-160", Game.MAHJONG, VN160, 4, 4, True),
         RulesetShape("american", Game.MAHJONG, AMERICAN, 4, 4, False),
         RulesetShape("chan", Game.CHAN, CHAN, 2, 5, False),
+        RulesetShape("riichi", Game.MAHJONG, RIICHI, 4, 4, True),
         # Results-only hands from Hong Kong club score sheets: no events, a `sheet` field.
         RulesetShape("hk-sheet", Game.MAHJONG, MAHJONG, 4, 4, False),
     )
