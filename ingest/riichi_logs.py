@@ -188,7 +188,7 @@ def whole_file_problem(path: Path, err: BadLog | Exception, code: str) -> Import
 
 def read(path: Path, fmt: str) -> Iterator[ImportItem]:
     """The hands of one riichi log file in ``fmt`` (one of :data:`FORMATS`)."""
-    from mjaudit.parts.ingest import mjai, tenhou_json, tenhou_xml
+    from importlib import import_module
 
-    reader = {"tenhou-xml": tenhou_xml.read, "tenhou-json": tenhou_json.read, "mjai": mjai.read}
-    yield from reader[fmt](path)
+    module = {"tenhou-xml": "tenhou_xml", "tenhou-json": "tenhou_json", "mjai": "mjai"}[fmt]
+    yield from import_module(f"mjaudit.parts.ingest.{module}").read(path)

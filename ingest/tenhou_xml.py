@@ -236,7 +236,8 @@ class _Reader:
         ev: dict[str, Any] = {"type": "win", "seat": who, "tile": self.tile(el, "machi", machi)}
         if frm != who:
             ev["from"] = frm
-            if hand.events and hand.events[-1]["type"] == "added_kong":
+            before = [e for e in hand.events if e["type"] != "win"]
+            if before and before[-1]["type"] == "added_kong":
                 ev["robbed_kong"] = True
         if el.get("doraHaiUra"):
             ev["ura"] = [self.tile(el, "doraHaiUra", t) for t in self.ints(el, "doraHaiUra")]
