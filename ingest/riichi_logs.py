@@ -106,6 +106,7 @@ class HandDraft:
     game_end: dict[str, Any] | None = None
     n_riichi: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     delta_known: bool = True
+    line: int = 0  # where the hand starts in its file (line, or element number)
 
     def add_deltas(self, deltas: list[int]) -> None:
         self.deltas = [a + b for a, b in zip(self.deltas, deltas, strict=True)]
@@ -132,8 +133,10 @@ class HandDraft:
             out["options"] = self.options
         result: dict[str, Any] = {"winners": sorted({w["seat"] for w in self.wins})}
         if self.wins:
-            result["fan"] = self.wins[0]["han"]
-            result["patterns"] = sorted({p for w in self.wins for p in w["yaku"]})
+            if self.wins[0].get("han") is not None:
+                result["fan"] = self.wins[0]["han"]
+            if any(w.get("yaku") for w in self.wins):
+                result["patterns"] = sorted({p for w in self.wins for p in w["yaku"]})
             result["wins"] = self.wins
         if self.delta_known:
             result["deltas"] = self.deltas
@@ -145,9 +148,9 @@ class HandDraft:
         return out
 
 
-def as_item(draft: HandDraft, line: int) -> ImportedRecord:
+def as_item(draft: HandDraft) -> ImportedRecord:
     rec = draft.record()
-    return ImportedRecord(line, json.dumps(rec, ensure_ascii=False).encode(), rec)
+    return ImportedRecord(draft.line, json.dumps(rec, ensure_ascii=False).encode(), rec)
 
 
 def game_id_of(path: Path) -> str:

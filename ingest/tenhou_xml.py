@@ -149,6 +149,7 @@ class _Reader:
             dora=[self.tile(el, "seed", seed[5])],
             start_hands=hands,
             options=dict(self.options),
+            line=self.element,
         )
         self.kong_by = None
         return done
@@ -311,7 +312,7 @@ def read(path: Path) -> Iterator[ImportItem]:
             elif el.tag == "INIT":
                 done = reader.on_init(el)
                 if done is not None:
-                    yield as_item(reader.finish(done), done.hand_no)
+                    yield as_item(reader.finish(done))
             elif el.tag in _HANDLERS:
                 getattr(reader, _HANDLERS[el.tag])(el)
             elif el.tag not in _IGNORED:
@@ -320,7 +321,7 @@ def read(path: Path) -> Iterator[ImportItem]:
         yield ImportProblem(reader.element, _raw(path), exc.code, f"{path.name}: {exc}")
         return
     if reader.hand is not None:
-        yield as_item(reader.finish(reader.hand), reader.hand.hand_no)
+        yield as_item(reader.finish(reader.hand))
 
 
 def _raw(path: Path) -> bytes:

@@ -466,10 +466,10 @@ class RiichiHand(MahjongHand):
                 index, seat, "WIN_TILE_NOT_AVAILABLE", f"{code} from seat {frm} cannot be won on now"
             )
         ura = list(ev.get("ura") or ())
-        for c in ura:
-            if c not in TILE_INDEX:
-                self.hard(index, seat, "TILE_NOT_IN_HAND", f"ura indicator {c!r} is not a tile")
-            if seat not in self.ura:
+        if ura and not self.ura:  # the indicators are turned once, whoever wins
+            for c in ura:
+                if c not in TILE_INDEX:
+                    self.hard(index, seat, "TILE_NOT_IN_HAND", f"ura indicator {c!r} is not a tile")
                 self.see(index, c)
         self.ura.setdefault(seat, ura)
         score = self._value(seat, code, source)

@@ -102,10 +102,20 @@ def _rotation(hand: RiichiHand, previous: HandReport | None) -> None:
         wind_code="DEALER_ROTATION_MISMATCH",
         first_hand="hand 1 is played in round {wind}",
     )
+    rec = hand.record
+    if rec["hand_no"] == 1 and rec.get("round", 0) != 0:
+        hand.info(
+            None,
+            None,
+            "GAME_EXCERPT",
+            f"the log starts in round {rec['prevailing_wind']}{rec['round'] % 4 + 1}: "
+            "the hands before it are not in the log",
+        )
+        return
     check_rotation(hand, previous, rules)
     if previous is None or previous.corrupt or "next_honba" not in previous.extras:
         return
-    rec, ex = hand.record, previous.extras
+    ex = previous.extras
     diffs = [
         value_diff("honba", ex["next_honba"], rec.get("honba", 0)),
         value_diff("riichi sticks", ex["next_sticks"], rec.get("riichi_sticks", 0)),
