@@ -20,6 +20,9 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
+from mjaudit.parts.ingest.riichi_logs import FORMATS as RIICHI_FORMATS
+from mjaudit.parts.ingest.riichi_logs import ImportItem, ImportProblem, sniff
+from mjaudit.parts.ingest.riichi_logs import read as read_riichi
 from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from mjaudit.parts.ingest.sources import (
     DEFAULT_LIMITS,
@@ -229,6 +232,21 @@ class Ingestor:
         if self.batch.nbytes >= self.batch_bytes:
             self.flush()
 
+    def add_imported(self, source: str, item: ImportItem) -> None:
+        """One hand of a riichi log (Tenhou XML or JSON, MJAI), or a quarantined problem."""
+        if isinstance(item, ImportProblem):
+            self.summary.records += 1
+            err = RecordError(item.code, "", item.message)  # type: ignore[arg-type]
+            self._quarantine(source, item.line, err, item.raw)
+            return
+        try:
+            parsed = parse_object(item.record)
+        except RecordError as err:  # a value the log format refuses
+            self.summary.records += 1
+            self._quarantine(source, item.line, err, item.raw)
+            return
+        self.add_parsed(source, item.line, parsed, item.raw, "log")
+
     def add_sheet_item(self, source: str, item: SheetItem) -> None:
         """One game line of a score sheet: a results-only hand, or a quarantined line."""
         if isinstance(item, SheetProblem):
@@ -407,8 +425,9 @@ def ingest(
 ) -> IngestSummary:
     """Ingest every log file or score sheet under ``paths`` into ``data_dir``.
 
-    ``fmt``: ``auto`` (by file name, and for sheets found in folders by content), ``mjlog``
-    or ``hk-sheet`` (every file is read as that format). ``limits``: the input limits of
+    ``fmt``: ``auto`` (by file name, and for sheets and riichi logs by content), ``mjlog``,
+    ``hk-sheet``, ``tenhou-xml``, ``tenhou-json`` or ``mjai`` (every file is read as that
+    format). ``limits``: the input limits of
     :mod:`ingest.sources` (record size, nesting, decompressed size and ratio).
     """
     args = list(paths)
@@ -418,6 +437,8 @@ def ingest(
     for f in files:
         if fmt != "auto":
             kinds[f] = fmt
+        elif (riichi := sniff(f)) is not None:
+            kinds[f] = riichi
         elif is_log_file(f):
             kinds[f] = "mjlog"
         elif f.resolve() in named or looks_like_sheet(f):
@@ -436,6 +457,11 @@ def ingest(
 
         for path in files:
             source = str(path.resolve())  # one name per file, however it was given
+            if kinds[path] in RIICHI_FORMATS:
+                progress(path.stat().st_size)
+                for riichi_item in read_riichi(path, kinds[path]):
+                    ingestor.add_imported(source, riichi_item)
+                continue
             if kinds[path] == "hk-sheet":
                 progress(path.stat().st_size)
                 for sheet_item in sheet_items(path):

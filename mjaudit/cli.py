@@ -57,6 +57,9 @@ class InputFormat(StrEnum):
     auto = "auto"
     mjlog = "mjlog"
     hk_sheet = "hk-sheet"
+    tenhou_xml = "tenhou-xml"
+    tenhou_json = "tenhou-json"
+    mjai = "mjai"
 
 
 class OutFormat(StrEnum):
@@ -145,7 +148,11 @@ def ingest(
     ] = False,
     fmt: Annotated[
         InputFormat,
-        typer.Option("--format", help="auto (by name and content), mjlog, or hk-sheet."),
+        typer.Option(
+            "--format",
+            help="auto (by name and content), mjlog, hk-sheet, or a riichi log: tenhou-xml "
+            "(mjlog XML), tenhou-json (tenhou.net/6), mjai (MJAI JSON lines).",
+        ),
     ] = InputFormat.auto,
     output: Annotated[
         OutFormat,
@@ -169,7 +176,9 @@ def ingest(
 
     Logs: .jsonl, .jsonl.gz, .jsonl.zst and .json (one record or an array). Score sheets
     (Hong Kong club sheet text, or its CSV form): .txt, .sheet, .csv, or any file with
-    --format hk-sheet. Bad records are quarantined whole, with the file, line, field and
+    --format hk-sheet. Riichi logs (ruleset riichi): Tenhou mjlog XML (.mjlog, .xml),
+    tenhou.net/6 JSON and MJAI JSON lines, recognised by content or named with --format
+    tenhou-xml|tenhou-json|mjai. Bad records are quarantined whole, with the file, line, field and
     what was expected; the rest is kept. Re-ingesting a file adds nothing.
 
     The hands added are then replayed (as `mjaudit replay` does), so statistics and the

@@ -5,6 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.riichi.options import OPTION_NAMES
+from mjaudit.parts.replay.rulesets.riichi.render import riichi_view, view_of
 from mjaudit.parts.replay.rulesets.riichi.replayer import replay_riichi
 
 
@@ -15,4 +16,14 @@ def score_line(rep: HandReport) -> str:
     return f"  patterns: {patterns_text(rep)}; {values or 'no win'}"
 
 
-RULESETS = (Ruleset("riichi", replay_riichi, OPTION_NAMES, None, score_line, unit="han"),)
+RULESETS = (
+    Ruleset(
+        "riichi",
+        replay_riichi,
+        OPTION_NAMES,
+        riichi_view,
+        score_line,
+        unit="han",
+        state_view=view_of,
+    ),
+)
