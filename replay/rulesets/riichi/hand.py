@@ -474,12 +474,14 @@ class RiichiHand(MahjongHand):
         self.ura.setdefault(seat, ura)
         score = self._value(seat, code, source)
         reason, message = None, ""
-        if isinstance(score, str):
+        furiten = self.furiten(seat) if source is not WinSource.SELF_DRAW else ""
+        if furiten:  # the right to ron is judged first: a furiten ron is no win at all
+            reason = "FURITEN_RON"
+            message = f"{self.player(seat)} wins by ron on {code} while furiten ({furiten})"
+            score = None
+        elif isinstance(score, str):
             reason, message = "FALSE_WIN", f"{self.player(seat)} wins on {code}: {score}"
             score = None
-        elif source is not WinSource.SELF_DRAW and self.furiten(seat):
-            reason = "FURITEN_RON"
-            message = f"{self.player(seat)} wins by ron on {code} while furiten ({self.furiten(seat)})"
         claim = RiichiClaim(index, seat, t, source, frm, score, reason)
         claim.message = message
         if source is WinSource.SELF_DRAW:
