@@ -75,3 +75,15 @@ def codes(rep: HandReport) -> set[str]:
 
 def replay(events: list[dict[str, Any]], **kw: Any) -> HandReport:
     return replay_riichi(record(events, **kw))
+
+
+def settled_ron() -> dict[str, Any]:
+    """Seat 1's double riichi, ippatsu ron on seat 2's 4p, recorded as settled."""
+    events = [*opening(), draw(2, "5m"), discard(2, "4p"), ron(1, "4p", 2)]
+    result = {
+        "winners": [1],
+        "fan": 5,
+        "patterns": ["daburu_riichi", "dora", "ippatsu"],
+        "deltas": [0, 8000, -8000, 0],
+    }
+    return record(events, result=result)
