@@ -44,12 +44,12 @@ def test_tenhou_xml_hand_keeps_the_recorded_result() -> None:
 
 
 def test_tenhou_xml_meld_bit_fields() -> None:
-    """Calls of the Pao log (a pon of 2m from seat 2, a dragon pon) and a chi."""
+    """Calls of the Pao log's first hand (pons of 2m and 6p) and a chi."""
     pon = decode_meld(0, 2634)
     assert (pon["kind"], pon["from"]) == ("pung", 2)
     assert {t // 4 for t in pon["tiles"]} == {1} and pon["called"] in pon["tiles"]  # 2m
-    pon = decode_meld(0, 22537)  # the second dragon pon of the Pao hand
-    assert pon["kind"] == "pung" and {t // 4 for t in pon["tiles"]} <= {31, 32, 33}
+    pon = decode_meld(0, 22537)  # seat 0's second call of hand 1: 6p from seat 1
+    assert (pon["kind"], pon["from"], {t // 4 for t in pon["tiles"]}) == ("pung", 1, {14})
     # a chi of 1m2m3m (run 0, the first tile called, copies 0) by seat 1 from seat 0
     assert decode_meld(1, 0x4 | 3) == {"kind": "chow", "tiles": [0, 4, 8], "called": 0, "from": 0}
 
