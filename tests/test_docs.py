@@ -42,6 +42,7 @@ from mjaudit.parts.replay.rulesets.american import options as american_options
 from mjaudit.parts.replay.rulesets.american.card import sample_card
 from mjaudit.parts.replay.rulesets.american.score import CARD_HAND_SECTION
 from mjaudit.parts.replay.rulesets.chan import options as chan_options
+from mjaudit.parts.replay.rulesets.riichi import options as riichi_options
 from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE as CUOC_TABLE
 from mjaudit.parts.replay.rulesets.chan.score import section as chan_section
 from mjaudit.parts.replay.rulesets.hk import options as hk_options
@@ -176,6 +177,7 @@ RULES_PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "rules/vn-160.md": ("vn160", ("vn-160",)),
     "rules/american.md": ("american", ("american",)),
     "rules/chan.md": ("chan", ("chan",)),
+    "rules/riichi.md": ("riichi", ("riichi",)),
 }
 
 
@@ -474,6 +476,7 @@ ENGINE_OPTIONS: dict[str, tuple[object, Apply]] = {
     "vn-160": (vn_options.VN160_DEFAULTS, vn_options.options_for),
     "american": (american_options.AMERICAN, american_options.options_for),
     "chan": (chan_options.DEFAULT, chan_options.options_for),
+    "riichi": (riichi_options.RiichiOptions(), riichi_options.options_for),
 }
 
 

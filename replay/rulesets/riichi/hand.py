@@ -57,8 +57,8 @@ class Live:
 class RiichiHand(MahjongHand):
     """One riichi hand's table (module docstring)."""
 
-    AFTER_END: ClassVar[str] = "EVENT_AFTER_END"
-    UNKNOWN_ACTION: ClassVar[str] = "ACTION_UNKNOWN"
+    AFTER_END = "EVENT_AFTER_END"
+    UNKNOWN_ACTION = "ACTION_UNKNOWN"
     UNKNOWN_TEXT: ClassVar[str] = "a {kind} event is not an action of {ruleset}"
     EARLY_DRAW_TEXT: ClassVar[tuple[str, str]] = (
         "an exhaustive draw with {live} tiles still to draw",
@@ -114,7 +114,13 @@ class RiichiHand(MahjongHand):
         """A riichi violation does not kill the hand: the log goes on as the table played."""
 
     def false_win(self, claim: Any) -> None:
-        self.viol(claim.index, claim.seat, claim.reason, claim.message, kills=False)
+        """FURITEN_RON, or FALSE_WIN with its reason (no yaku, no winning shape)."""
+        if claim.reason == "FURITEN_RON":
+            self.viol(claim.index, claim.seat, "FURITEN_RON", claim.message, kills=False)
+        else:
+            self.viol(
+                claim.index, claim.seat, "FALSE_WIN", claim.message, kills=False, reason=claim.reason
+            )
 
     # -- tiles -------------------------------------------------------------------------------
 
@@ -473,16 +479,19 @@ class RiichiHand(MahjongHand):
                 self.see(index, c)
         self.ura.setdefault(seat, ura)
         score = self._value(seat, code, source)
-        reason, message = None, ""
+        refused: str | None = None  # FURITEN_RON, or the FALSE_WIN reason
+        message = ""
         furiten = self.furiten(seat) if source is not WinSource.SELF_DRAW else ""
         if furiten:  # the right to ron is judged first: a furiten ron is no win at all
-            reason = "FURITEN_RON"
+            refused = "FURITEN_RON"
             message = f"{self.player(seat)} wins by ron on {code} while furiten ({furiten})"
             score = None
         elif isinstance(score, str):
-            reason, message = "FALSE_WIN", f"{self.player(seat)} wins on {code}: {score}"
+            reason = "NO_YAKU" if score == "no_yaku" else "NOT_A_WIN"
+            refused = reason
+            message = f"{self.player(seat)} wins on {code}: {score.replace('_', ' ')}"
             score = None
-        claim = RiichiClaim(index, seat, t, source, frm, score, reason)
+        claim = RiichiClaim(index, seat, t, source, frm, score, refused)
         claim.message = message
         if source is WinSource.SELF_DRAW:
             self.give(seat, code)  # the tile stays in the hand shown
