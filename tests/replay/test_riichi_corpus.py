@@ -99,6 +99,8 @@ def test_abortive_draws_and_exhaustive_draw_payments() -> None:
     )
     draws = [rep for _, _, rep in corpus() if rep.ended_by == "exhaustive_draw"]
     assert any(0 < len(rep.extras["tenpai"]) < 4 for rep in draws)
+    nagashi = [rep for rep in draws if rep.extras.get("nagashi")]
+    assert nagashi and all(rep.matches_recorded for rep in nagashi)
 
 
 def test_counters_follow_from_hand_to_hand() -> None:
