@@ -791,7 +791,9 @@ def stats(
     ingesting). Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
     deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
-    violations by code).
+    violations by code). Riichi hands get these shared figures (han as the value); the
+    riichi statistics (riichi, call and draw rates, points per win, placement) are not
+    computed yet.
     """
     from mjaudit.parts.dashboards.queries import (
         STATS_TABLES,
