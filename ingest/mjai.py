@@ -63,7 +63,9 @@ class _Reader:
     def seat(self, ev: dict[str, Any], key: str = "actor") -> int:
         v = self.get(ev, key)
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 4:
-            raise BadLog(BAD_MJAI, f"line {self.line} ({ev.get('type')})", key, f"{v!r} is not a seat 0-3")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} ({ev.get('type')})", key, f"{v!r} is not a seat 0-3"
+            )
         return v
 
     def tile(self, ev: dict[str, Any], key: str, value: Any = None) -> str:
@@ -76,12 +78,16 @@ class _Reader:
     def tiles(self, ev: dict[str, Any], key: str) -> list[str]:
         v = self.get(ev, key)
         if not isinstance(v, list):
-            raise BadLog(BAD_MJAI, f"line {self.line} ({ev.get('type')})", key, "expected a list of tiles")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} ({ev.get('type')})", key, "expected a list of tiles"
+            )
         return [self.tile(ev, key, t) for t in v]
 
     def live(self, ev: dict[str, Any]) -> HandDraft:
         if self.hand is None:
-            raise BadLog(BAD_MJAI, f"line {self.line} ({ev.get('type')})", "type", "before any start_kyoku")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} ({ev.get('type')})", "type", "before any start_kyoku"
+            )
         return self.hand
 
     def deltas(self, ev: dict[str, Any], hand: HandDraft) -> None:
@@ -90,14 +96,20 @@ class _Reader:
             hand.delta_known = False
             return
         if not isinstance(d, list) or len(d) != 4 or not all(isinstance(x, int) for x in d):
-            raise BadLog(BAD_MJAI, f"line {self.line} ({ev.get('type')})", "deltas", "expected 4 integers")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} ({ev.get('type')})", "deltas", "expected 4 integers"
+            )
         hand.add_deltas(d)
 
     def on(self, ev: dict[str, Any]) -> HandDraft | None:
         kind = ev.get("type")
         if kind == "start_game":
             names = ev.get("names")
-            if isinstance(names, list) and len(names) == 4 and all(isinstance(n, str) and n for n in names):
+            if (
+                isinstance(names, list)
+                and len(names) == 4
+                and all(isinstance(n, str) and n for n in names)
+            ):
                 self.players = names
             return None
         if kind == "start_kyoku":
@@ -128,7 +140,14 @@ class _Reader:
         elif kind == "ankan":
             seat, used = self.seat(ev), self.tiles(ev, "consumed")
             tile = sorted(used, key=_order)[-1]
-            events.append({"type": "concealed_kong", "seat": seat, "tile": tile, "with": sorted(used, key=_order)})
+            events.append(
+                {
+                    "type": "concealed_kong",
+                    "seat": seat,
+                    "tile": tile,
+                    "with": sorted(used, key=_order),
+                }
+            )
             self.kong_by = seat
         elif kind == "kakan":
             seat = self.seat(ev)
@@ -164,7 +183,9 @@ class _Reader:
         elif plays and "tile" in plays[-1]:
             tile = plays[-1]["tile"]
         else:
-            raise BadLog(BAD_MJAI, f"line {self.line} (hora)", "pai", "missing, and no tile was played")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} (hora)", "pai", "missing, and no tile was played"
+            )
         out: dict[str, Any] = {"type": "win", "seat": seat, "tile": tile}
         if frm != seat:
             out["from"] = frm
@@ -187,7 +208,9 @@ class _Reader:
         done, self.hand = self.hand, None
         bakaze = self.get(ev, "bakaze")
         if bakaze not in _ROUND:
-            raise BadLog(BAD_MJAI, f"line {self.line} (start_kyoku)", "bakaze", f"{bakaze!r} is not E S W N")
+            raise BadLog(
+                BAD_MJAI, f"line {self.line} (start_kyoku)", "bakaze", f"{bakaze!r} is not E S W N"
+            )
         kyoku = self.get(ev, "kyoku")
         if not isinstance(kyoku, int) or not 1 <= kyoku <= 4:
             raise BadLog(BAD_MJAI, f"line {self.line} (start_kyoku)", "kyoku", "expected 1-4")
@@ -197,7 +220,9 @@ class _Reader:
         start_hands = []
         for i, h in enumerate(hands):
             if not isinstance(h, list) or len(h) != 13:
-                raise BadLog(BAD_MJAI, f"line {self.line} (start_kyoku)", f"tehais[{i}]", "expected 13 tiles")
+                raise BadLog(
+                    BAD_MJAI, f"line {self.line} (start_kyoku)", f"tehais[{i}]", "expected 13 tiles"
+                )
             start_hands.append([self.tile(ev, f"tehais[{i}]", t) for t in h])
         scores = self.get(ev, "scores")
         if not isinstance(scores, list) or len(scores) != 4:
@@ -242,10 +267,14 @@ def read(path: Path) -> Iterator[ImportItem]:
                 try:
                     ev = json.loads(raw)
                 except ValueError as exc:
-                    yield ImportProblem(reader.line, raw, BAD_JSON, f"{path.name}:{reader.line}: {exc}")
+                    yield ImportProblem(
+                        reader.line, raw, BAD_JSON, f"{path.name}:{reader.line}: {exc}"
+                    )
                     return
                 if not isinstance(ev, dict):
-                    yield ImportProblem(reader.line, raw, BAD_MJAI, f"{path.name}:{reader.line}: not an object")
+                    yield ImportProblem(
+                        reader.line, raw, BAD_MJAI, f"{path.name}:{reader.line}: not an object"
+                    )
                     return
                 done = reader.on(ev)
                 if done is not None:
@@ -255,5 +284,3 @@ def read(path: Path) -> Iterator[ImportItem]:
         return
     if reader.hand is not None:
         yield as_item(reader.finish(reader.hand))
-
-

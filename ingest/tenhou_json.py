@@ -176,7 +176,12 @@ class _Hand:
                 codes = [self.t(n, f"discards{s}") for n in nums]
                 if letter == "a":
                     st.events.append(
-                        {"type": "concealed_kong", "seat": s, "tile": codes[-1], "with": sorted(codes, key=_order)}
+                        {
+                            "type": "concealed_kong",
+                            "seat": s,
+                            "tile": codes[-1],
+                            "with": sorted(codes, key=_order),
+                        }
                     )
                 else:
                     st.events.append({"type": "added_kong", "seat": s, "tile": codes[pos // 2]})
@@ -215,12 +220,17 @@ class _Hand:
         if letter == "c":
             ev.update(type="chow", tiles=sorted(codes, key=_order))
         else:
-            ev.update(type="pung" if letter == "p" else "kong", **{"with": sorted(rest, key=_order)})
+            ev.update(
+                type="pung" if letter == "p" else "kong", **{"with": sorted(rest, key=_order)}
+            )
         st.events.append(ev)
         st.seat, st.drawing = claimer, False
         if letter == "m":
             st.kan_pending = st.drawing = True
-            if st.dp[claimer] < len(self.discards[claimer]) and self.discards[claimer][st.dp[claimer]] == 0:
+            if (
+                st.dp[claimer] < len(self.discards[claimer])
+                and self.discards[claimer][st.dp[claimer]] == 0
+            ):
                 st.dp[claimer] += 1
         return st
 
@@ -243,7 +253,12 @@ def _order(code: str) -> tuple[int, int]:
 def _hand(game: dict[str, Any], i: int, kyoku: Any, game_id: str, players: list[str]) -> HandDraft:
     where = f"log[{i}]"
     if not isinstance(kyoku, list) or len(kyoku) != 17:
-        raise BadLog(BAD_TENHOU_JSON, where, "", "expected 17 entries (round, scores, dora, ura, 4 x hand/takes/discards, result)")
+        raise BadLog(
+            BAD_TENHOU_JSON,
+            where,
+            "",
+            "expected 17 entries (round, scores, dora, ura, 4 x hand/takes/discards, result)",
+        )
     head, scores, dora, ura = kyoku[0], kyoku[1], kyoku[2], kyoku[3]
     if not (isinstance(head, list) and len(head) == 3 and all(isinstance(x, int) for x in head)):
         raise BadLog(BAD_TENHOU_JSON, where, "[0]", "expected [round, honba, sticks]")
@@ -295,8 +310,18 @@ def _result(draft: HandDraft, res: Any, ura: list[str], where: str) -> None:
     if name == "和了":
         for k in range(1, len(res), 2):
             deltas, info = res[k], res[k + 1] if k + 1 < len(res) else None
-            if not (isinstance(deltas, list) and len(deltas) == 4 and isinstance(info, list) and len(info) >= 3):
-                raise BadLog(BAD_TENHOU_JSON, where, f"[16][{k}]", "expected deltas and [who, from, pao, (text, yaku...)]")
+            if not (
+                isinstance(deltas, list)
+                and len(deltas) == 4
+                and isinstance(info, list)
+                and len(info) >= 3
+            ):
+                raise BadLog(
+                    BAD_TENHOU_JSON,
+                    where,
+                    f"[16][{k}]",
+                    "expected deltas and [who, from, pao, (text, yaku...)]",
+                )
             who, frm, pao = info[0], info[1], info[2]
             ev: dict[str, Any] = {"type": "win", "seat": who, "tile": plays[-1]["tile"]}
             if frm != who:
@@ -310,7 +335,9 @@ def _result(draft: HandDraft, res: Any, ura: list[str], where: str) -> None:
             for text in info[4:]:
                 m = _YAKU.match(str(text))
                 if m is None:
-                    raise BadLog(BAD_TENHOU_JSON, where, f"[16][{k + 1}]", f"{text!r} is not 'name(n飜)'")
+                    raise BadLog(
+                        BAD_TENHOU_JSON, where, f"[16][{k + 1}]", f"{text!r} is not 'name(n飜)'"
+                    )
                 han = int(m["han"]) if m["han"] else 13
                 if han:
                     pid = YAKU_NAMES.get(m["name"], f"tenhou:{m['name']}")
@@ -366,13 +393,24 @@ def read(path: Path) -> Iterator[ImportItem]:
         yield ImportProblem(1, raw, BAD_JSON, f"{path.name}: {exc}")
         return
     if not isinstance(game, dict) or not isinstance(game.get("log"), list):
-        yield ImportProblem(1, raw, BAD_TENHOU_JSON, f"{path.name}: expected an object with a 'log' list")
+        yield ImportProblem(
+            1, raw, BAD_TENHOU_JSON, f"{path.name}: expected an object with a 'log' list"
+        )
         return
     names = game.get("name")
-    players = names if isinstance(names, list) and len(names) == 4 and all(names) else ["A", "B", "C", "D"]
+    players = (
+        names
+        if isinstance(names, list) and len(names) == 4 and all(names)
+        else ["A", "B", "C", "D"]
+    )
     game_id = game_id_of(path)
     for i, kyoku in enumerate(game["log"]):
         try:
             yield as_item(_hand(game, i, kyoku, game_id, [str(p) for p in players]))
         except BadLog as exc:
-            yield ImportProblem(i + 1, json.dumps(kyoku, ensure_ascii=False).encode(), exc.code, f"{path.name}: {exc}")
+            yield ImportProblem(
+                i + 1,
+                json.dumps(kyoku, ensure_ascii=False).encode(),
+                exc.code,
+                f"{path.name}: {exc}",
+            )

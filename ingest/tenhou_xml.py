@@ -300,7 +300,9 @@ def read(path: Path) -> Iterator[ImportItem]:
         yield whole_file_problem(path, exc, BAD_XML)
         return
     if root.tag != "mjloggm":
-        yield ImportProblem(1, _raw(path), BAD_XML, f"{path.name}: root <{root.tag}>, expected <mjloggm>")
+        yield ImportProblem(
+            1, _raw(path), BAD_XML, f"{path.name}: root <{root.tag}>, expected <mjloggm>"
+        )
         return
     reader = _Reader(path)
     try:

@@ -26,7 +26,9 @@ import test_vn160_examples as vn160_examples
 from tests.replay import riichi_builder
 
 runner = CliRunner()
-SAMPLE_CARD = Path(__file__).parents[1] / "replay" / "rulesets" / "american" / "cards" / "sample.yaml"
+SAMPLE_CARD = (
+    Path(__file__).parents[1] / "replay" / "rulesets" / "american" / "cards" / "sample.yaml"
+)
 
 
 RECORDS = {

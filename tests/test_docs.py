@@ -42,13 +42,13 @@ from mjaudit.parts.replay.rulesets.american import options as american_options
 from mjaudit.parts.replay.rulesets.american.card import sample_card
 from mjaudit.parts.replay.rulesets.american.score import CARD_HAND_SECTION
 from mjaudit.parts.replay.rulesets.chan import options as chan_options
-from mjaudit.parts.replay.rulesets.riichi import options as riichi_options
 from mjaudit.parts.replay.rulesets.chan.cuoc import TABLE as CUOC_TABLE
 from mjaudit.parts.replay.rulesets.chan.score import section as chan_section
 from mjaudit.parts.replay.rulesets.hk import options as hk_options
 from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
 from mjaudit.parts.replay.rulesets.hk.score import RULES_FILE as HK_RULES_FILE
 from mjaudit.parts.replay.rulesets.hk.score import section as hk_section
+from mjaudit.parts.replay.rulesets.riichi import options as riichi_options
 from mjaudit.parts.replay.rulesets.vn160 import options as vn_options
 from mjaudit.parts.replay.rulesets.vn160.patterns import ORDER as VN_PATTERNS
 from mjaudit.parts.replay.rulesets.vn160.patterns import REPLACES as VN_REPLACES
@@ -574,7 +574,9 @@ EXAMPLE_PAGES: dict[str, str] = {
     "score.md": "project",
     "score-american-chan.md": "project",
 }
-CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
+CLUB_FOLDER = (
+    "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
+)
 ELIDED = "..."  # an output line standing for lines left out
 NOT_RUN = ("mjaudit dashboard",)  # a server: it runs until stopped
 

@@ -29,7 +29,11 @@ RULESETS: dict[str, Ruleset] = {rid: _DECLARED[rid] for rid in RULESET_IDS if ri
 CHECKLISTS: dict[str, tuple[str, dict[str, str]]] = {
     rid: table
     for folder in (
-        hk_checklist, vn160_checklist, american_checklist, chan_checklist, riichi_checklist
+        hk_checklist,
+        vn160_checklist,
+        american_checklist,
+        chan_checklist,
+        riichi_checklist,
     )
     for rid, table in folder.CHECKLISTS.items()
 }

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from mjaudit.parts.ingest.tenhou_xml import read as read_tenhou_xml
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES as AMERICAN_OPTIONS
@@ -31,7 +32,6 @@ from mjaudit.parts.replay.sim import simulate_sittings
 from mjaudit.parts.schemas.mjlog import EVENT_TYPES
 from mjaudit.parts.schemas.records import RecordError, parse_record
 from mjaudit.parts.schemas.rows import RowBuffers, records_from_tables
-from mjaudit.parts.ingest.tenhou_xml import read as read_tenhou_xml
 from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, RIICHI, VN160
 
 from tests.hardening.fuzzing import JSON_VALUES
@@ -64,9 +64,9 @@ OPTIONS: dict[str, frozenset[str]] = {
 }
 # Every code of every tile family plus aliases and near misses: a tile of another game is
 # as likely in a bad log as a random string.
-ALL_CODES = (
-    set(MAHJONG.codes) | set(VN160.codes) | set(AMERICAN.codes) | set(CHAN.codes)
-) | set(RIICHI.codes)
+ALL_CODES = (set(MAHJONG.codes) | set(VN160.codes) | set(AMERICAN.codes) | set(CHAN.codes)) | set(
+    RIICHI.codes
+)
 TILE_CODES = [*sorted(ALL_CODES), "5z", "0m", "10p", "", "🀄", "1M"]
 TILES = st.sampled_from(TILE_CODES)
 SEATS = st.integers(-2, 6)

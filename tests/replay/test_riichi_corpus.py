@@ -11,7 +11,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
 from mjaudit.parts.ingest.riichi_logs import ImportedRecord, read, sniff
 from mjaudit.parts.replay.engine.findings import FindingClass, HandReport
 from mjaudit.parts.replay.rulesets.riichi.replayer import replay_riichi

@@ -119,7 +119,12 @@ class RiichiHand(MahjongHand):
             self.viol(claim.index, claim.seat, "FURITEN_RON", claim.message, kills=False)
         else:
             self.viol(
-                claim.index, claim.seat, "FALSE_WIN", claim.message, kills=False, reason=claim.reason
+                claim.index,
+                claim.seat,
+                "FALSE_WIN",
+                claim.message,
+                kills=False,
+                reason=claim.reason,
             )
 
     # -- tiles -------------------------------------------------------------------------------
@@ -180,11 +185,8 @@ class RiichiHand(MahjongHand):
 
     def step(self, index: int, ev: dict[str, Any]) -> None:
         live = self.live
-        if live is not None and live.claimable and not self.group:
-            if not (ev["type"] == "win" and ev.get("from") == live.seat) and not (
-                ev["type"] == "abortive_draw" and ev.get("reason") == "triple_ron"
-            ):
-                self.pass_live(live, called=ev["type"] in _CALLS and ev.get("from") == live.seat)
+        if live is not None and live.claimable and not self.group and not _takes(ev, live):
+            self.pass_live(live, called=ev["type"] in _CALLS and ev.get("from") == live.seat)
         super().step(index, ev)
 
     def pass_live(self, live: Live, called: bool) -> None:
@@ -221,7 +223,9 @@ class RiichiHand(MahjongHand):
         seat, code = ev["seat"], ev["tile"]
         self.in_turn(index, seat, (WAIT,), "draws")
         if self.owes:
-            self.hard(index, seat, "REPLACEMENT_MISSING", "a draw where the kan's replacement is due")
+            self.hard(
+                index, seat, "REPLACEMENT_MISSING", "a draw where the kan's replacement is due"
+            )
         if self.live_count <= 0:
             self.hard(index, seat, "DRAW_FROM_EMPTY_WALL", "a draw from an exhausted wall")
         self.undrawn -= 1
@@ -321,7 +325,9 @@ class RiichiHand(MahjongHand):
         seat, frm, code = ev["seat"], ev.get("from"), ev["tile"]
         live = self.live
         if live is None or live.kakan or live.seat != frm or live.code != code:
-            self.hard(index, seat, "CLAIM_NOT_LIVE", f"{code} from seat {frm} is not the live discard")
+            self.hard(
+                index, seat, "CLAIM_NOT_LIVE", f"{code} from seat {frm} is not the live discard"
+            )
         if seat == frm:
             self.hard(index, seat, "INVALID_MELD", f"{self.player(seat)} calls their own discard")
         if self.riichi_waits[seat] is not None or self.pending_riichi == seat:
@@ -404,7 +410,9 @@ class RiichiHand(MahjongHand):
         t = TILE_INDEX[code]
         tiles = self._same_kind(seat, t, 4)
         if len(tiles) != 4:
-            self.hard(index, seat, "TILE_NOT_IN_HAND", f"{self.player(seat)} does not hold four {code}")
+            self.hard(
+                index, seat, "TILE_NOT_IN_HAND", f"{self.player(seat)} does not hold four {code}"
+            )
         was = self.riichi_waits[seat]
         for c in tiles:
             self.take(index, seat, c)
@@ -463,13 +471,21 @@ class RiichiHand(MahjongHand):
         if source is WinSource.SELF_DRAW:
             self.in_turn(index, seat, (ACT,), "declares tsumo")
             if self.drawn != t:
-                self.hard(index, seat, "WIN_TILE_NOT_AVAILABLE", f"{code} is not the tile just drawn")
+                self.hard(
+                    index, seat, "WIN_TILE_NOT_AVAILABLE", f"{code} is not the tile just drawn"
+                )
             self.take(index, seat, code)
-        elif live is None or live.seat != frm or live.tile != t or live.kakan != (
-            source is WinSource.ROBBED_KONG
+        elif (
+            live is None
+            or live.seat != frm
+            or live.tile != t
+            or live.kakan != (source is WinSource.ROBBED_KONG)
         ):
             self.hard(
-                index, seat, "WIN_TILE_NOT_AVAILABLE", f"{code} from seat {frm} cannot be won on now"
+                index,
+                seat,
+                "WIN_TILE_NOT_AVAILABLE",
+                f"{code} from seat {frm} cannot be won on now",
             )
         ura = list(ev.get("ura") or ())
         if ura and not self.ura:  # the indicators are turned once, whoever wins
@@ -596,6 +612,14 @@ class RiichiHand(MahjongHand):
 @dataclass
 class RiichiClaim(WinClaim[RiichiScore]):
     message: str = ""
+
+
+def _takes(ev: dict[str, Any], live: Live) -> bool:
+    """``ev`` wins on the live tile (or aborts the hand on three rons of it)."""
+    kind = ev["type"]
+    if kind == "win":
+        return bool(ev.get("from") == live.seat)
+    return kind == "abortive_draw" and ev.get("reason") == "triple_ron"
 
 
 def _names(kinds: frozenset[int]) -> str:

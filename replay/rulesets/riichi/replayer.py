@@ -67,7 +67,10 @@ def _fields(hand: RiichiHand, base: dict[str, Any], previous: HandReport | None)
             dealer_stays=done.dealer_stays,
             next_honba=done.next_honba,
             next_sticks=done.next_sticks,
-            scores_after=[a + b for a, b in zip(hand.record.get("scores") or [25000] * 4, done.deltas, strict=True)],
+            scores_after=[
+                a + b
+                for a, b in zip(hand.record.get("scores") or [25000] * 4, done.deltas, strict=True)
+            ],
         )
         if hand.ended_by == "exhaustive_draw":
             extras["tenpai"] = list(done.tenpai)
@@ -128,7 +131,8 @@ def _rotation(hand: RiichiHand, previous: HandReport | None) -> None:
             None,
             None,
             "COUNTERS_MISMATCH",
-            f"after hand {previous.hand_no}: " + "; ".join(
+            f"after hand {previous.hand_no}: "
+            + "; ".join(
                 d.replace("recorded", "expected").replace("computed", "the record starts with")
                 for d in found
             ),
@@ -150,7 +154,11 @@ def _compare_recorded(hand: RiichiHand, result: dict[str, Any], report: dict[str
         if rw is None:
             continue
         for key in ("han", "fu"):
-            if rw.get(key) is not None and (rw[key] != w[key]) and not (key == "fu" and w["han"] >= 5):
+            if (
+                rw.get(key) is not None
+                and (rw[key] != w[key])
+                and not (key == "fu" and w["han"] >= 5)
+            ):
                 diffs.append(value_diff(f"seat {w['seat']} {key}", rw[key], w[key]))
         if rw.get("yaku") is not None and rw["yaku"] != w["yaku"]:
             diffs.append(f"seat {w['seat']} yaku recorded {rw['yaku']}, computed {w['yaku']}")

@@ -12,7 +12,9 @@ from mjaudit.parts.replay.rulesets.riichi.replayer import replay_riichi
 def score_line(rep: HandReport) -> str:
     """Han, fu and the points of each win."""
     wins = rep.extras.get("wins") or []
-    values = "; ".join(f"seat {w['seat']}: {w['han']} han {w['fu']} fu, {w['points']} points" for w in wins)
+    values = "; ".join(
+        f"seat {w['seat']}: {w['han']} han {w['fu']} fu, {w['points']} points" for w in wins
+    )
     return f"  patterns: {patterns_text(rep)}; {values or 'no win'}"
 
 

@@ -17,7 +17,6 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.yaku_config import YakuConfig
 from mahjong.meld import Meld as LibMeld
-
 from mjaudit.parts.replay.rulesets.riichi.tiles import to_136
 
 

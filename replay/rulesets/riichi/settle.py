@@ -54,8 +54,11 @@ def settle(hand) -> Settlement | None:  # type: ignore[no-untyped-def]
                 liable = pao
             bonus = 300 * honba if head else 0
             if c.source is WinSource.SELF_DRAW:
-                payers = {s: (score.main if s == dealer or c.seat == dealer else score.additional)
-                          for s in range(n) if s != c.seat}
+                payers = {
+                    s: (score.main if s == dealer or c.seat == dealer else score.additional)
+                    for s in range(n)
+                    if s != c.seat
+                }
                 if pao is not None:
                     payers = {pao: sum(payers.values())}
                     payers[pao] += bonus
@@ -73,9 +76,7 @@ def settle(hand) -> Settlement | None:  # type: ignore[no-untyped-def]
             if head:
                 deltas[c.seat] += 1000 * table_sticks
         stays = dealer in {c.seat for c in wins}
-        return Settlement(
-            tuple(deltas), stays, honba + 1 if stays else 0, 0, liable=liable
-        )
+        return Settlement(tuple(deltas), stays, honba + 1 if stays else 0, 0, liable=liable)
     if hand.ended_by == "exhaustive_draw":
         tenpai = hand.tenpai()
         nagashi = hand.nagashi()

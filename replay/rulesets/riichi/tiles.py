@@ -20,9 +20,7 @@ KINDS: tuple[str, ...] = (
 N_KINDS = 34
 RED = {"0m": 4, "0p": 13, "0s": 22}
 FIVES = frozenset(RED.values())
-TILE_INDEX: Mapping[str, int] = MappingProxyType(
-    {**{c: i for i, c in enumerate(KINDS)}, **RED}
-)
+TILE_INDEX: Mapping[str, int] = MappingProxyType({**{c: i for i, c in enumerate(KINDS)}, **RED})
 TERMINALS_HONOURS = frozenset({0, 8, 9, 17, 18, 26, *range(27, 34)})
 WIND_KINDS = (27, 28, 29, 30)
 DRAGON_KINDS = (31, 32, 33)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from mahjong.agari import Agari
-
 from mjaudit.parts.replay.rulesets.riichi.tiles import N_KINDS
 
 _AGARI = Agari()
