@@ -25,6 +25,7 @@ from mjaudit.parts.ingest.riichi_logs import (
     ImportProblem,
     as_item,
     game_id_of,
+    tile_order,
 )
 from mjaudit.parts.schemas.tiles import RIICHI, UnknownTile
 
@@ -131,21 +132,21 @@ class _Reader:
             step = {"chi": "chow", "pon": "pung", "daiminkan": "kong"}[kind]
             out: dict[str, Any] = {"type": step, "seat": seat, "tile": pai, "from": frm}
             if step == "chow":
-                out["tiles"] = sorted([pai, *used], key=_order)
+                out["tiles"] = sorted([pai, *used], key=tile_order)
             else:
-                out["with"] = sorted(used, key=_order)
+                out["with"] = sorted(used, key=tile_order)
             if step == "kong":
                 self.kong_by = seat
             events.append(out)
         elif kind == "ankan":
             seat, used = self.seat(ev), self.tiles(ev, "consumed")
-            tile = sorted(used, key=_order)[-1]
+            tile = sorted(used, key=tile_order)[-1]
             events.append(
                 {
                     "type": "concealed_kong",
                     "seat": seat,
                     "tile": tile,
-                    "with": sorted(used, key=_order),
+                    "with": sorted(used, key=tile_order),
                 }
             )
             self.kong_by = seat
@@ -244,16 +245,6 @@ class _Reader:
         self.kong_by = None
         return done
 
-    def finish(self, hand: HandDraft) -> HandDraft:
-        hand.deltas = [d - 1000 * n for d, n in zip(hand.deltas, hand.n_riichi, strict=True)]
-        return hand
-
-
-def _order(code: str) -> tuple[int, int]:
-    from mjaudit.parts.replay.rulesets.riichi.tiles import TILE_INDEX
-
-    return (TILE_INDEX[code], 0 if code[0] == "0" else 1)
-
 
 def read(path: Path) -> Iterator[ImportItem]:
     """The hands of one MJAI file; the first bad line is one problem naming the line and
@@ -278,9 +269,9 @@ def read(path: Path) -> Iterator[ImportItem]:
                     return
                 done = reader.on(ev)
                 if done is not None:
-                    yield as_item(reader.finish(done))
+                    yield as_item(done.net_sticks())
     except BadLog as exc:
         yield ImportProblem(reader.line, b"", exc.code, f"{path.name}: {exc}")
         return
     if reader.hand is not None:
-        yield as_item(reader.finish(reader.hand))
+        yield as_item(reader.hand.net_sticks())

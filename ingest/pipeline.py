@@ -21,8 +21,8 @@ import polars as pl
 import pyarrow as pa
 from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
 from mjaudit.parts.ingest.riichi_logs import FORMATS as RIICHI_FORMATS
-from mjaudit.parts.ingest.riichi_logs import ImportItem, ImportProblem, sniff
 from mjaudit.parts.ingest.riichi_logs import read as read_riichi
+from mjaudit.parts.ingest.riichi_logs import sniff
 from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from mjaudit.parts.ingest.sources import (
     DEFAULT_LIMITS,
@@ -232,23 +232,9 @@ class Ingestor:
         if self.batch.nbytes >= self.batch_bytes:
             self.flush()
 
-    def add_imported(self, source: str, item: ImportItem) -> None:
-        """One hand of a riichi log (Tenhou XML or JSON, MJAI), or a quarantined problem."""
-        if isinstance(item, ImportProblem):
-            self.summary.records += 1
-            err = RecordError(item.code, "", item.message)  # type: ignore[arg-type]
-            self._quarantine(source, item.line, err, item.raw)
-            return
-        try:
-            parsed = parse_object(item.record)
-        except RecordError as err:  # a value the log format refuses
-            self.summary.records += 1
-            self._quarantine(source, item.line, err, item.raw)
-            return
-        self.add_parsed(source, item.line, parsed, item.raw, "log")
-
-    def add_sheet_item(self, source: str, item: SheetItem) -> None:
-        """One game line of a score sheet: a results-only hand, or a quarantined line."""
+    def add_sheet_item(self, source: str, item: SheetItem, kind: str = "sheet") -> None:
+        """One game line of a score sheet (a results-only hand, or a quarantined line), or
+        one hand of a riichi log read by its importer (``kind`` "log")."""
         if isinstance(item, SheetProblem):
             self.summary.records += 1
             self._quarantine(source, item.line, RecordError(item.code, "", item.message), item.raw)  # type: ignore[arg-type]
@@ -259,7 +245,7 @@ class Ingestor:
             self.summary.records += 1
             self._quarantine(source, item.line, err, item.raw)
             return
-        self.add_parsed(source, item.line, parsed, item.raw, "sheet")
+        self.add_parsed(source, item.line, parsed, item.raw, kind)
 
     def add_refused(self, source: str, item: Refused) -> None:
         """A record refused by an input limit; the rest of the file is still read."""
@@ -460,7 +446,7 @@ def ingest(
             if kinds[path] in RIICHI_FORMATS:
                 progress(path.stat().st_size)
                 for riichi_item in read_riichi(path, kinds[path]):
-                    ingestor.add_imported(source, riichi_item)
+                    ingestor.add_sheet_item(source, riichi_item, "log")
                 continue
             if kinds[path] == "hk-sheet":
                 progress(path.stat().st_size)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mjaudit.parts.ingest.sheets import SheetProblem, SheetRecord
 from mjaudit.parts.schemas.tiles import WINDS
 
 RULESET = "riichi"
@@ -59,21 +60,10 @@ class BadLog(ValueError):
         self.code, self.where, self.field = code, where, fld
 
 
-@dataclass(frozen=True)
-class ImportedRecord:
-    line: int
-    raw: bytes
-    record: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ImportProblem:
-    line: int
-    raw: bytes
-    code: str
-    message: str
-
-
+# A hand read, or a problem quarantined: the items the score-sheet reader yields too, so
+# ingest adds both the same way (Ingestor.add_sheet_item).
+ImportedRecord = SheetRecord
+ImportProblem = SheetProblem
 ImportItem = ImportedRecord | ImportProblem
 
 
@@ -110,6 +100,12 @@ class HandDraft:
 
     def add_deltas(self, deltas: list[int]) -> None:
         self.deltas = [a + b for a, b in zip(self.deltas, deltas, strict=True)]
+
+    def net_sticks(self) -> HandDraft:
+        """The logs' score changes give the sticks back to the winner but leave out the
+        1,000 each riichi put down: the hand's change includes them."""
+        self.deltas = [d - 1000 * n for d, n in zip(self.deltas, self.n_riichi, strict=True)]
+        return self
 
     def record(self) -> dict[str, Any]:
         """The ``mjlog/1`` record; ``result.deltas`` include the riichi sticks put down."""
@@ -151,6 +147,13 @@ class HandDraft:
 def as_item(draft: HandDraft) -> ImportedRecord:
     rec = draft.record()
     return ImportedRecord(draft.line, json.dumps(rec, ensure_ascii=False).encode(), rec)
+
+
+def tile_order(code: str) -> tuple[int, int]:
+    """Sort key of a tile code: by kind, a red five before the other fives."""
+    from mjaudit.parts.replay.rulesets.riichi.tiles import TILE_INDEX
+
+    return (TILE_INDEX[code], 0 if code[0] == "0" else 1)
 
 
 def game_id_of(path: Path) -> str:

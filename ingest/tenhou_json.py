@@ -28,6 +28,7 @@ from mjaudit.parts.ingest.riichi_logs import (
     ImportProblem,
     as_item,
     game_id_of,
+    tile_order,
 )
 
 BAD_TENHOU_JSON = "BAD_TENHOU_JSON"
@@ -180,7 +181,7 @@ class _Hand:
                             "type": "concealed_kong",
                             "seat": s,
                             "tile": codes[-1],
-                            "with": sorted(codes, key=_order),
+                            "with": sorted(codes, key=tile_order),
                         }
                     )
                 else:
@@ -218,10 +219,10 @@ class _Hand:
         rest = codes[: pos // 2] + codes[pos // 2 + 1 :]
         ev: dict[str, Any] = {"seat": claimer, "tile": called, "from": s}
         if letter == "c":
-            ev.update(type="chow", tiles=sorted(codes, key=_order))
+            ev.update(type="chow", tiles=sorted(codes, key=tile_order))
         else:
             ev.update(
-                type="pung" if letter == "p" else "kong", **{"with": sorted(rest, key=_order)}
+                type="pung" if letter == "p" else "kong", **{"with": sorted(rest, key=tile_order)}
             )
         st.events.append(ev)
         st.seat, st.drawing = claimer, False
@@ -242,12 +243,6 @@ def _origin(seat: int, letter: str, pos: int) -> int:
     if letter == "m":
         return {0: (seat + 3) % 4, 2: (seat + 2) % 4, 6: (seat + 1) % 4}.get(pos, (seat + 1) % 4)
     return {0: (seat + 3) % 4, 2: (seat + 2) % 4, 4: (seat + 1) % 4}.get(pos, seat)
-
-
-def _order(code: str) -> tuple[int, int]:
-    from mjaudit.parts.replay.rulesets.riichi.tiles import TILE_INDEX
-
-    return (TILE_INDEX[code], 0 if code[0] == "0" else 1)
 
 
 def _hand(game: dict[str, Any], i: int, kyoku: Any, game_id: str, players: list[str]) -> HandDraft:
@@ -371,7 +366,7 @@ def _result(draft: HandDraft, res: Any, ura: list[str], where: str) -> None:
             draft.add_deltas(res[1])
     else:
         raise BadLog(BAD_TENHOU_JSON, where, "[16][0]", f"unknown result {name!r}")
-    draft.deltas = [d - 1000 * n for d, n in zip(draft.deltas, draft.n_riichi, strict=True)]
+    draft.net_sticks()
 
 
 def _no_stick_on_ron(draft: HandDraft) -> None:

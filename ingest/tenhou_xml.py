@@ -270,10 +270,6 @@ class _Reader:
             raise BadLog(BAD_XML, self.where(el), "type", f"unknown draw type {kind!r}")
         self.scores(el, hand)
 
-    def finish(self, hand: HandDraft) -> HandDraft:
-        hand.deltas = [d - 1000 * n for d, n in zip(hand.deltas, hand.n_riichi, strict=True)]
-        return hand
-
 
 _HANDLERS = {
     "GO": "on_go",
@@ -314,7 +310,7 @@ def read(path: Path) -> Iterator[ImportItem]:
             elif el.tag == "INIT":
                 done = reader.on_init(el)
                 if done is not None:
-                    yield as_item(reader.finish(done))
+                    yield as_item(done.net_sticks())
             elif el.tag in _HANDLERS:
                 getattr(reader, _HANDLERS[el.tag])(el)
             elif el.tag not in _IGNORED:
@@ -323,7 +319,7 @@ def read(path: Path) -> Iterator[ImportItem]:
         yield ImportProblem(reader.element, _raw(path), exc.code, f"{path.name}: {exc}")
         return
     if reader.hand is not None:
-        yield as_item(reader.finish(reader.hand))
+        yield as_item(reader.hand.net_sticks())
 
 
 def _raw(path: Path) -> bytes:
