@@ -303,7 +303,7 @@ def test_committed_schema_is_fresh() -> None:
         record(ruleset="mcr"),
         record(events=[{"type": "charleston", "seat": 0}]),
         record(events=[{"type": "discard", "seat": 0}]),
-        record(events=[{"type": "discard", "seat": 0, "tile": "0m"}]),
+        record(events=[{"type": "discard", "seat": 0, "tile": "10p"}]),
         record(hand_no=0),
         record(dice=[7]),
     ],
