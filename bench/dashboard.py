@@ -125,8 +125,10 @@ def _chunk(
     first: int,
     n: int,
     templates: tuple[pa.Table, pa.Table, np.ndarray],
+    events_hands: int | None = None,
 ) -> dict[str, pa.Table]:
-    """Rows of every table for hands ``first .. first + n - 1`` (whole games)."""
+    """Rows of every table for hands ``first .. first + n - 1`` (whole games); events
+    only for the hands before ``events_hands`` (None: all)."""
     tpl_hands, tpl_events, tpl_counts = templates
     idx = np.arange(first, first + n)
     game = idx // HANDS_PER_GAME
@@ -188,9 +190,12 @@ def _chunk(
     # events: the template's rows under this hand's key
     offsets = np.concatenate([[0], np.cumsum(tpl_counts)])
     counts = tpl_counts[tpl]
-    ev_hand = np.repeat(np.arange(n), counts)
-    ev_start = np.repeat(offsets[tpl] - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    ev_rows = np.arange(counts.sum()) + ev_start
+    with_events = counts if events_hands is None else np.where(idx < events_hands, counts, 0)
+    ev_hand = np.repeat(np.arange(n), with_events)
+    ev_start = np.repeat(
+        offsets[tpl] - np.concatenate([[0], np.cumsum(with_events)[:-1]]), with_events
+    )
+    ev_rows = np.arange(with_events.sum()) + ev_start
     events = pc.take(tpl_events, pa.array(ev_rows))
     events = events.set_column(0, "game_id", pc.take(game_id, pa.array(ev_hand)))
     events = events.set_column(1, "hand_no", pa.array(hand_no[ev_hand]))
@@ -356,7 +361,7 @@ def _chunk(
     hands = hands.set_column(
         hands.schema.get_field_index("has_result"), "has_result", pa.array(np.ones(n, bool))
     )
-    replayed = {"findings": findings, "scores": scores, "hand_results": hand_results}
+    replayed = {"findings": findings, "scores": scores, "hand_results": hand_results, "fans": fans}
     hand_rows = pl.from_arrow(hands)
     assert isinstance(hand_rows, pl.DataFrame)
     return {
@@ -366,13 +371,15 @@ def _chunk(
         "recorded_results": recorded,
         "quarantine": ALL_TABLES["quarantine"].empty_table(),
         **replayed,
-        "fans": fans,
         **summary_tables(hand_rows, replayed),  # as the replay writes them
     }
 
 
-def write_archive(root: Path, hands: int, seed: int = 7) -> float:
-    """Write an archive of ``hands`` hands (whole games) into ``root``; return seconds."""
+def write_archive(
+    root: Path, hands: int, seed: int = 7, events_hands: int | None = None
+) -> float:
+    """Write an archive of ``hands`` hands (whole games) into ``root``, the events of the
+    first ``events_hands`` only (None: all); return seconds."""
     start = time.perf_counter()
     shutil.rmtree(root, ignore_errors=True)
     templates = _templates(seed)
@@ -382,7 +389,7 @@ def write_archive(root: Path, hands: int, seed: int = 7) -> float:
 
     def parts() -> Iterator[Part]:
         for k, first in enumerate(range(0, hands, chunk)):
-            tables = _chunk(rng, first, min(chunk, hands - first), templates)
+            tables = _chunk(rng, first, min(chunk, hands - first), templates, events_hands)
             for name, table in tables.items():
                 if table.num_rows or k == 0:
                     yield Part(name, table, stem=f"part{k:03d}")
@@ -502,14 +509,24 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
     ap.add_argument("--rebuild", action="store_true", help="write the archive again")
+    ap.add_argument(
+        "--events-hands",
+        type=int,
+        default=None,
+        metavar="M",
+        help="write events for the first M hands only (a 10M archive builds in minutes;\n"
+        "only the replayer reads events, and it opens a hand among the first 3%%)",
+    )
     add_smoke(ap)
     args = ap.parse_args()
     if args.smoke:
         args.hands, args.workdir, args.rebuild = 2000, smoke_workdir("dashboard"), True
-    root = args.workdir / f"dashboard-{args.hands}"
+        args.events_hands = 1000
+    suffix = f"-events{args.events_hands}" if args.events_hands is not None else ""
+    root = args.workdir / f"dashboard-{args.hands}{suffix}"
     if args.rebuild or not (root / "_manifest.json").exists():
         print(f"writing an archive of {args.hands:,} hands into {root}")
-        secs = write_archive(root, args.hands)
+        secs = write_archive(root, args.hands, events_hands=args.events_hands)
         size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
         print(
             f"written in {secs:.1f} s ({args.hands / secs:,.0f} hands/s, "
