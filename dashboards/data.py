@@ -36,6 +36,7 @@ How the sidebar's player filter applies (the other filters select hands):
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -44,10 +45,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
+import numpy as np
 import polars as pl
 import pyarrow as pa
 from mjaudit.parts.dashboards.queries import (
     LOCAL_TIME,
+    SUMMED_TABLES,
     Filters,
     create_views,
     memory_db,
@@ -59,7 +62,12 @@ from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import RULESETS, Game
-from mjaudit.parts.schemas.tables import ALL_TABLES, INGEST_TABLES, SUMMARY_TABLES
+from mjaudit.parts.schemas.tables import (
+    ALL_TABLES,
+    INGEST_TABLES,
+    ON_DISK_SUMMARIES,
+    SUMMARY_TABLES,
+)
 
 T = TypeVar("T")
 
@@ -137,7 +145,8 @@ def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
     con.execute("CREATE SCHEMA raw")
     files = create_views(con, data, scope, schema="raw")
     for name in SUMMARY_TABLES:
-        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM raw."{name}"')
+        kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
+        con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
     return Archive(root, version, con, scope, files)
 
 
@@ -152,8 +161,8 @@ def index(root: Path | str) -> dict[str, Any]:
     con = memory_db()
     try:
         con.execute("CREATE SCHEMA raw")
-        create_views(con, data, schema="raw", tables=("hands", "seats", *SUMMARY_TABLES))
-        for name in SUMMARY_TABLES:
+        create_views(con, data, schema="raw", tables=("hands", "seats", *SUMMED_TABLES))
+        for name in SUMMED_TABLES:
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM raw."{name}"')
         hands = data.manifest()["tables"].get("hands", [])
         named = {seg["ruleset"] for rel in hands if "ruleset" in (seg := segments(rel))}
@@ -208,51 +217,115 @@ def load_facts(con: duckdb.DuckDBPyConnection) -> None:
             _load_facts(con)
 
 
-def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
-    """The in-memory tables (see the module docstring)."""
+def _load_facts(
+    con: duckdb.DuckDBPyConnection, schema: str = "main", games: list[str] | None = None
+) -> None:
+    """The in-memory tables (see the module docstring), in ``schema``; with ``games``,
+    of those games only (read from the files with the game_id filter pushed down)."""
     game = _game_column(con)
     cols = ", ".join(f"{game} AS game" if c == "game" else f'"{c}"' for c in HAND_COLUMNS)
     hand_cols = (
         "h.ruleset, h.game, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, "
         'h."table", h.day'
     )
-    con.execute(f"CREATE TABLE hands AS SELECT {cols} FROM raw.hands")
-    con.execute("CREATE TABLE hand_results AS SELECT * FROM raw.hand_results")
+    s = f'"{schema}".'
+    only, params = ("", []) if games is None else (f"WHERE game_id IN ({_marks(games)})", games)
+
+    def run(sql: str, read: int = 1) -> None:
+        con.execute(sql, params * read)
+
+    run(f"CREATE TABLE {s}hands AS SELECT {cols} FROM raw.hands {only}")
+    run(f"CREATE TABLE {s}hand_results AS SELECT * FROM raw.hand_results {only}")
     con.execute(
-        f"""CREATE TABLE hand_facts AS
+        f"""CREATE TABLE {s}hand_facts AS
         SELECT h.*, CAST({LOCAL_TIME} AS DATE) AS day, r.game_id IS NOT NULL AS replayed,
                r.ended_by, r.fan, r.raw_fan, r.is_limit, r.self_drawn, r.discarder, r.winners,
                r.n_findings, r.n_serious
-        FROM hands h LEFT JOIN hand_results r USING (game_id, hand_no)"""
+        FROM {s}hands h LEFT JOIN {s}hand_results r USING (game_id, hand_no)"""
     )
-    con.execute(
-        f"""CREATE TABLE seat_facts AS
+    run(
+        f"""CREATE TABLE {s}seat_facts AS
         SELECT s.game_id, s.hand_no, s.seat, s.player, s.seat_wind, {hand_cols},
                h.replayed, h.ended_by, h.fan, h.raw_fan, h.is_limit, h.self_drawn,
                sc.game_id IS NOT NULL AS scored, sc.delta,
                coalesce(sc.is_winner, FALSE) AS is_winner,
                coalesce(sc.is_discarder, FALSE) AS is_discarder,
                coalesce(sc.is_liable, FALSE) AS is_liable
-        FROM raw.seats s
-        JOIN hand_facts h USING (game_id, hand_no)
-        LEFT JOIN raw.scores sc USING (game_id, hand_no, seat)"""
+        FROM (SELECT * FROM raw.seats {only}) s
+        JOIN {s}hand_facts h USING (game_id, hand_no)
+        LEFT JOIN (SELECT * FROM raw.scores {only}) sc USING (game_id, hand_no, seat)""",
+        2,
     )
     con.execute(
-        "CREATE VIEW seats AS SELECT game_id, hand_no, seat, player, seat_wind FROM seat_facts"
+        f"CREATE VIEW {s}seats AS SELECT game_id, hand_no, seat, player, seat_wind "
+        f"FROM {s}seat_facts"
     )
     con.execute(
-        """CREATE VIEW scores AS SELECT game_id, hand_no, seat, player, delta, is_winner,
-        is_discarder, is_liable FROM seat_facts WHERE scored"""
+        f"""CREATE VIEW {s}scores AS SELECT game_id, hand_no, seat, player, delta, is_winner,
+        is_discarder, is_liable FROM {s}seat_facts WHERE scored"""
     )
     for name, facts in (("findings", "finding_facts"), ("fans", "fan_facts")):
         names = ALL_TABLES[name].names  # both have their own ruleset column
         own = ", ".join(f'x."{c}"' for c in names)
-        con.execute(
-            f"""CREATE TABLE {facts} AS SELECT {own}, {hand_cols.replace("h.ruleset, ", "")}
-            FROM raw."{name}" x JOIN hand_facts h USING (game_id, hand_no)"""
+        run(
+            f"""CREATE TABLE {s}{facts} AS SELECT {own}, {hand_cols.replace("h.ruleset, ", "")}
+            FROM (SELECT * FROM raw."{name}" {only}) x
+            JOIN {s}hand_facts h USING (game_id, hand_no)"""
         )
         plain = ", ".join(f'"{c}"' for c in names)
-        con.execute(f'CREATE VIEW "{name}" AS SELECT {plain} FROM {facts}')
+        con.execute(f'CREATE VIEW {s}"{name}" AS SELECT {plain} FROM {s}{facts}')
+
+
+_SCOPED_KEEP = 16  # the hand rows of this many player selections stay in memory
+
+
+def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
+    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
+    the sittings at which one of ``players`` sat (from ``player_games``), made once per
+    selection: what the hand figures of selected players need, without every hand."""
+    name = "players_" + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
+    with _FACTS_LOCK:
+        have = [
+            r[0]
+            for r in con.execute(
+                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE 'players_%' "
+                "ORDER BY oid"
+            ).fetchall()
+        ]
+        if name not in have:
+            games = [
+                r[0]
+                for r in con.execute(
+                    f"SELECT DISTINCT game_id FROM player_games WHERE player IN "
+                    f"({_marks(players)}) ORDER BY 1",
+                    list(players),
+                ).fetchall()
+            ]
+            con.execute(f'CREATE SCHEMA "{name}"')
+            _load_facts(con, name, games or [""])
+            for old in have[: max(0, len(have) + 1 - _SCOPED_KEEP)]:
+                con.execute(f'DROP SCHEMA "{old}" CASCADE')
+    return name
+
+
+def with_players(fn: Callable[..., T]) -> Callable[..., T]:
+    """A hand-row query (a :func:`hand_level` one) that, with players selected, reads
+    only the hand rows of their sittings (:func:`_players_games`): the whole archive's
+    hand rows are loaded only when some hands are not replayed (no summary names them)."""
+    raw = getattr(fn, "__wrapped__", fn)
+
+    @functools.wraps(fn)
+    def run(con: duckdb.DuckDBPyConnection, f: Filters, *args: Any, **kwargs: Any) -> T:
+        if not f.players or _unreplayed(con):
+            return fn(con, f, *args, **kwargs)
+        cur = con.cursor()  # a search path of its own
+        try:
+            cur.execute(f"SET search_path = '{_players_games(con, f.players)},main'")
+            return raw(cur, f, *args, **kwargs)
+        finally:
+            cur.close()
+
+    return run
 
 
 def _local_at(alias: str) -> str:
@@ -384,7 +457,7 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     selected, the hand figures are of the hands they sat at, which per-player sums cannot
     give: :func:`overview_raw` reads the hand rows then."""
     if f.players:
-        return overview_raw(con, f)
+        return with_players(overview_raw)(con, f)
     where, params = f.summary_where()
     sittings, hands, wins, draws, first, last = _row(
         con,
@@ -499,7 +572,7 @@ def activity(
     by the span of the filtered hands), and the grain used, from ``game_days`` (with
     players selected, :func:`activity_raw`: the hands they sat at)."""
     if f.players:
-        return activity_raw(con, f, grain)
+        return with_players(activity_raw)(con, f, grain)
     where, params = f.summary_where()
     grain = _grain(con, "game_days g", where, params, grain)
     frame = _frame(
@@ -624,28 +697,155 @@ def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return player_stats(con, f)
 
 
-@hand_level
-def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
-    """One row per replayed hand of ``player`` in time order: the series behind the
-    cumulative net, the moving win and deal-in rates, their fans and how they won. The
-    sidebar's player filter does not apply: the page is about this player."""
-    where, params = f.where("s")
+def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """One row per sitting, day and ruleset of ``player`` (replayed hands), in the order
+    of their first hand under the filters (``at``), from the summary: the series behind
+    the cumulative net and the moving win and deal-in rates.
+    The sidebar's player filter does not apply: the page is about this player."""
+    where, params = f.summary_where()
+    dwhere, dparams = f.summary_where("d")
     return _frame(
         con,
         f"""
-        SELECT {_local_at("s")} AS at, s.game_id, s.hand_no, s.ruleset,
-               coalesce(s.delta, 0) AS delta, s.is_winner, s.is_discarder,
-               s.is_winner AND s.self_drawn AS self_drawn, s.ended_by,
-               CASE WHEN s.is_winner THEN s.fan END AS fan
-        FROM seat_facts s
-        WHERE s.player = ? AND s.scored AND {where}
-        ORDER BY s.started_at, s.game_id, s.hand_no
+        WITH mine AS (
+            SELECT g.game_id, g.day, g.ruleset, sum(g.hands)::BIGINT AS hands,
+                   sum(g.wins)::BIGINT AS wins, sum(g.win_hands)::BIGINT AS win_hands,
+                   sum(g.self_draws)::BIGINT AS self_draws,
+                   sum(g.deal_ins)::BIGINT AS deal_ins, sum(g.net) AS net
+            FROM player_games g WHERE g.player = ? AND {where}
+            GROUP BY g.game_id, g.day, g.ruleset
+        ),
+        starts AS (
+            SELECT d.game_id, d.day, d.ruleset, min(d.first_at) AS at
+            FROM game_days d WHERE {dwhere} GROUP BY ALL
+        )
+        SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands,
+               m.self_draws, m.deal_ins, m.net
+        FROM mine m JOIN starts t
+          ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day
+          AND t.ruleset = m.ruleset
+        ORDER BY t.at, m.game_id, m.day, m.ruleset
         """,
+        [player, *params, *dparams],
+    )
+
+
+@hand_level
+def player_sittings_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, player: str
+) -> pl.DataFrame:
+    """:func:`player_sittings` from the hand rows (the definition it is checked against)."""
+    where, params = f.where("s")
+    hwhere, hparams = f.where("h")
+    return _frame(
+        con,
+        f"""
+        WITH mine AS (
+            SELECT s.game_id, s.day, s.ruleset, count(*) AS hands,
+                   count(*) FILTER (WHERE s.is_winner) AS wins,
+                   count(*) FILTER (WHERE s.is_winner AND s.ended_by = 'win') AS win_hands,
+                   count(*) FILTER (WHERE s.is_winner AND s.self_drawn) AS self_draws,
+                   count(*) FILTER (WHERE s.is_discarder) AS deal_ins,
+                   coalesce(sum(s.delta), 0) AS net
+            FROM seat_facts s WHERE s.player = ? AND s.scored AND {where}
+            GROUP BY s.game_id, s.day, s.ruleset
+        ),
+        starts AS (
+            SELECT h.game_id, h.day, h.ruleset, min(h.started_at) AS at
+            FROM hand_facts h WHERE h.replayed AND {hwhere} GROUP BY ALL
+        )
+        SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands,
+               m.self_draws, m.deal_ins, m.net
+        FROM mine m JOIN starts t
+          ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day
+          AND t.ruleset = m.ruleset
+        ORDER BY t.at, m.game_id, m.day, m.ruleset
+        """,
+        [player, *params, *hparams],
+    )
+
+
+def moving_rates(sittings: pl.DataFrame, window: int) -> pl.DataFrame:
+    """The win and deal-in rates over the last ``window`` hands at the end of each row of
+    :func:`player_sittings`, to whole sittings: over the fewest latest sittings that
+    hold at least ``window`` hands (all of them, early on). ``hand``: the hands so far."""
+    hands = sittings["hands"].cum_sum().to_numpy()
+    wins = np.concatenate([[0], sittings["wins"].cum_sum().to_numpy()])
+    deal_ins = np.concatenate([[0], sittings["deal_ins"].cum_sum().to_numpy()])
+    upto = np.concatenate([[0], hands])
+    # the window starts after the last sitting that ends `window` hands or more back
+    start = np.searchsorted(upto, hands - window, side="right") - 1
+    start = np.clip(start, 0, None)
+    end = np.arange(1, len(hands) + 1)
+    span = upto[end] - upto[start]
+    return pl.DataFrame(
+        {
+            "hand": hands,
+            "win rate": (wins[end] - wins[start]) / span,
+            "deal-in rate": (deal_ins[end] - deal_ins[start]) / span,
+        }
+    )
+
+
+def player_fans(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """``player``'s wins by ruleset and (capped) fan: how many, how many self-drawn."""
+    where, params = f.summary_where()
+    return _frame(
+        con,
+        f"""SELECT g.ruleset, g.fan, sum(g.wins)::BIGINT AS wins,
+               sum(g.self_draws)::BIGINT AS self_draws
+        FROM player_fans g WHERE g.player = ? AND {where} GROUP BY ALL ORDER BY 1, 2""",
         [player, *params],
     )
 
 
 @hand_level
+def player_fans_raw(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """:func:`player_fans` from the hand rows (the definition it is checked against)."""
+    where, params = f.where("s")
+    return _frame(
+        con,
+        f"""SELECT s.ruleset, s.fan, count(*) AS wins,
+               count(*) FILTER (WHERE s.self_drawn) AS self_draws
+        FROM seat_facts s WHERE s.player = ? AND s.scored AND s.is_winner AND {where}
+        GROUP BY ALL ORDER BY 1, 2""",
+        [player, *params],
+    )
+
+
+def player_draws(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> int:
+    """Replayed hands of ``player`` that ended in an exhaustive draw (the chắn page's
+    hòa), read from the hand rows of their sittings only."""
+    where, params = f.where("s")
+    cur = con.cursor()
+    try:
+        cur.execute(f"SET search_path = '{_players_games(con, (player,))},main'")
+        (n,) = _row(
+            cur,
+            f"""SELECT count(*) FROM seat_facts s WHERE s.player = ? AND s.scored
+            AND s.ended_by = 'exhaustive_draw' AND {where}""",
+            [player, *params],
+        )
+    finally:
+        cur.close()
+    return int(n)
+
+
+_PAIR_SUMS = """sum(hands)::BIGINT AS hands, sum(net) AS net, sum(their_net) AS their_net,
+               sum(wins)::BIGINT AS wins, sum(their_wins)::BIGINT AS their_wins,
+               sum(dealt_in_to_them)::BIGINT AS dealt_in_to_them,
+               sum(they_dealt_in)::BIGINT AS they_dealt_in, sum(paid_to) AS paid_to,
+               sum(received_from) AS received_from"""
+
+
+def _rulesets_in(
+    where: str, params: list[object], column: str, rulesets: tuple[str, ...] | None
+) -> tuple[str, list[object]]:
+    if rulesets is None:
+        return where, params
+    return f"{where} AND {column} IN ({_marks(rulesets) or 'NULL'})", [*params, *rulesets]
+
+
 def head_to_head(
     con: duckdb.DuckDBPyConnection,
     f: Filters,
@@ -654,11 +854,27 @@ def head_to_head(
 ) -> pl.DataFrame:
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
     points ``player`` paid them (hands they won and ``player`` lost) and received; with
-    ``rulesets``, over those rulesets only (one unit: points of two units never add)."""
-    where, params = f.where("m")
-    if rulesets is not None:
-        where += f" AND m.ruleset IN ({', '.join('?' for _ in rulesets) or 'NULL'})"
-        params = [*params, *rulesets]
+    ``rulesets``, over those rulesets only (one unit: points of two units never add).
+    From ``player_pairs``, read from its files (only this player's rows are kept)."""
+    where, params = _rulesets_in(*f.summary_where(), "g.ruleset", rulesets)
+    return _frame(
+        con,
+        f"""SELECT g.opponent, {_PAIR_SUMS}
+        FROM player_pairs g WHERE g.player = ? AND {where}
+        GROUP BY g.opponent ORDER BY hands DESC, opponent""",
+        [player, *params],
+    )
+
+
+@hand_level
+def head_to_head_raw(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    player: str,
+    rulesets: tuple[str, ...] | None = None,
+) -> pl.DataFrame:
+    """:func:`head_to_head` from the hand rows (the definition it is checked against)."""
+    where, params = _rulesets_in(*f.where("m"), "m.ruleset", rulesets)
     return _frame(
         con,
         f"""
@@ -720,9 +936,33 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     )
 
 
-@hand_level
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """How often each pattern appears in wins (share of the ruleset's wins), and its fan."""
+    """How often each pattern appears in wins (share of the ruleset's wins), and its fan:
+    ``player_patterns`` (read from its files) over the wins of ``player_fans``."""
+    where, params = _fans_where(f)
+    pwhere, pparams = _players_where(f)
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (
+            SELECT g.ruleset, sum(g.wins) AS wins FROM player_fans g WHERE {where} GROUP BY ALL
+        ),
+        pats AS (
+            SELECT g.ruleset, g.pattern, sum(g."rows") AS n, sum(g.fan_sum) / sum(g."rows") AS fan
+            FROM player_patterns g WHERE {pwhere}
+            GROUP BY ALL
+        )
+        SELECT p.ruleset, p.pattern, p.n::BIGINT AS wins_with, p.n / w.wins AS share, p.fan
+        FROM pats p JOIN wins w USING (ruleset)
+        ORDER BY p.ruleset, share DESC, p.pattern
+        """,
+        [*params, *pparams],
+    )
+
+
+@hand_level
+def pattern_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """:func:`pattern_frequency` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     pwhere, pparams = f.where("fa")
     own, own_params = _own(f, "fa.player")
@@ -780,12 +1020,33 @@ def payment_by_fan_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
     )
 
 
-@hand_level
 def limit_hands(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
 ) -> tuple[pl.DataFrame, int]:
     """Wins that reached the fan cap of their hand's options (the engine's ``is_limit``),
-    newest first (at most ``limit``), and how many there are."""
+    newest first (at most ``limit``), and how many there are: ``limit_wins``, read from
+    its files (a row per such win, a small share of the wins)."""
+    where, params = _players_where(f)
+    (total,) = _row(con, f"SELECT count(*) FROM limit_wins g WHERE {where}", params)
+    frame = _frame(
+        con,
+        f"""
+        SELECT "at", game_id, hand_no, ruleset, player, fan, raw_fan, self_drawn, delta,
+               patterns
+        FROM (SELECT * FROM limit_wins g WHERE {where}
+              ORDER BY g.started_at DESC, g.game_id, g.hand_no LIMIT ?)
+        ORDER BY "at" DESC, game_id, hand_no
+        """,
+        [*params, limit],
+    )
+    return frame, int(total)
+
+
+@hand_level
+def limit_hands_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
+) -> tuple[pl.DataFrame, int]:
+    """:func:`limit_hands` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     base = f"""
         WITH lim AS (
@@ -872,31 +1133,64 @@ def findings(
     selected, :func:`findings_raw`: their seatless findings are those of hands they sat
     at), so the page needs no hand rows in memory."""
     if f.players:
-        return findings_raw(con, f, codes, classes, limit, offset)
-    counts = finding_counts(con, f, codes, classes)["by_code"]
-    total = int(counts["n"].sum()) if not counts.is_empty() else 0
+        return with_players(findings_raw)(con, f, codes, classes, limit, offset)
+    where, params = f.summary_where()
+    for column, values in (("code", codes), ("class", classes)):
+        if values:
+            where += f" AND g.{column} IN ({_marks(values)})"
+            params = [*params, *values]
+    dwhere, dparams = f.summary_where("d")
+    # The sittings whose findings can be on this page: newest last hand first, those
+    # holding the first offset + limit findings; every finding outside them started
+    # before the earliest hand of those (T), so the sittings with a hand at T or later
+    # hold the page. Their findings are read from the files (game_id pushed down).
+    spans = f"""
+        WITH c AS (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g WHERE {where}
+                   GROUP BY g.game_id),
+        s AS (SELECT d.game_id, min(d.first_at) AS first_at, max(d.last_at) AS last_at
+              FROM game_days d WHERE {dwhere} GROUP BY d.game_id),
+        j AS (SELECT s.*, c.n, sum(c.n) OVER (ORDER BY s.last_at DESC, s.game_id
+                                              ROWS UNBOUNDED PRECEDING) AS upto
+              FROM c JOIN s USING (game_id))
+    """
+    (total,) = _row(con, spans + "SELECT coalesce(sum(n), 0)::BIGINT FROM j", [*params, *dparams])
+    games = [
+        r[0]
+        for r in con.execute(
+            spans
+            + """, t AS (SELECT min(first_at) AS t FROM j WHERE upto - n < ?)
+            SELECT game_id FROM j, t WHERE j.last_at >= t.t ORDER BY game_id""",
+            [*params, *dparams, offset + limit],
+        ).fetchall()
+    ]
+    if not games or limit <= 0:
+        empty = _FINDINGS_PAGE.format(games="NULL", where="FALSE", game="NULL")
+        return _frame(con, empty, [0, 0]), int(total)
     where, params = f.where("h")
     for column, values in (("code", codes), ("class", classes)):
         if values:
             where += f" AND fi.{column} IN ({_marks(values)})"
             params = [*params, *values]
-    hands = (
-        f"SELECT game_id, hand_no, ruleset, {_game_column(con)} AS game, source_kind, "
-        'started_at, utc_offset_minutes, venue, "table" FROM raw.hands'
-    )
     frame = _frame(
         con,
-        f"""
-        SELECT {_local_at("h")} AS at, fi.game_id, fi.hand_no,
-               fi.event_index, fi.player, fi.code, fi.reason, fi.class, fi.message, h.venue,
-               h."table", fi.ruleset
-        FROM raw.findings fi JOIN ({hands}) h USING (game_id, hand_no) WHERE {where}
-        ORDER BY h.started_at DESC, fi.game_id, fi.hand_no, fi.seq
-        LIMIT ? OFFSET ?
-        """,
-        [*params, limit, offset],
+        _FINDINGS_PAGE.format(games=_marks(games), where=where, game=_game_column(con)),
+        [*games, *games, *params, limit, offset],
     )
-    return frame, total
+    return frame, int(total)
+
+
+_FINDINGS_PAGE = """
+    SELECT CAST((h.started_at + to_minutes(coalesce(h.utc_offset_minutes, 0))) AS TIMESTAMP)
+             AS at, fi.game_id, fi.hand_no, fi.event_index, fi.player, fi.code, fi.reason,
+           fi.class, fi.message, h.venue, h."table", fi.ruleset
+    FROM (SELECT * FROM raw.findings WHERE game_id IN ({games})) fi
+    JOIN (SELECT game_id, hand_no, ruleset, {game} AS game, source_kind, started_at,
+                 utc_offset_minutes, venue, "table" FROM raw.hands WHERE game_id IN ({games})) h
+      USING (game_id, hand_no)
+    WHERE {where}
+    ORDER BY h.started_at DESC, fi.game_id, fi.hand_no, fi.seq
+    LIMIT ? OFFSET ?
+"""
 
 
 @hand_level
@@ -936,7 +1230,7 @@ def finding_counts(
     (with players selected, :func:`finding_counts_raw`: their seatless findings are those
     of the hands they sat at)."""
     if f.players:
-        return finding_counts_raw(con, f, codes, classes)
+        return with_players(finding_counts_raw)(con, f, codes, classes)
     where, params = f.summary_where()
     for column, values in (("code", codes), ("class", classes)):
         if values:
@@ -1118,11 +1412,36 @@ def chan_summary_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, An
     }
 
 
-@hand_level
 def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each cước (and gà) id appears in the filtered chắn wins: the wins that
     have it, its rows (a cước counted twice, such as two tôm, gives two rows or a value
-    that says so, as the engine records it), its share of all wins and its average value."""
+    that says so, as the engine records it), its share of all wins and its average value;
+    from ``player_patterns`` over the wins of ``player_fans``."""
+    f = _chan(f)
+    where, params = _fans_where(f)
+    pwhere, pparams = _players_where(f)
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (SELECT coalesce(sum(g.wins), 0) AS wins FROM player_fans g WHERE {where}),
+        c AS (
+            SELECT g.pattern AS cuoc, sum(g.wins_with)::BIGINT AS wins_with,
+                   sum(g."rows")::BIGINT AS "rows", sum(g.fan_sum) / sum(g."rows") AS value
+            FROM player_patterns g WHERE {pwhere}
+            GROUP BY g.pattern
+        )
+        SELECT c.cuoc, c.wins_with, c."rows",
+               CASE WHEN w.wins > 0 THEN c.wins_with / w.wins END AS share, c.value
+        FROM c CROSS JOIN wins w
+        ORDER BY share DESC NULLS LAST, c.cuoc
+        """,
+        [*params, *pparams],
+    )
+
+
+@hand_level
+def cuoc_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """:func:`cuoc_frequency` from the hand rows (the definition it is checked against)."""
     f = _chan(f)
     where, params = _wins(f)
     pwhere, pparams = f.where("fa")
@@ -1173,20 +1492,37 @@ def score_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFr
 # -- the replayer ------------------------------------------------------------------------
 
 
-@hand_level
 def sittings(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
 ) -> tuple[pl.DataFrame, int]:
-    """Sittings (games) newest first, at most ``limit``, and how many match."""
-    where, params = hand_where(f)
+    """Sittings (games) newest first, at most ``limit``, and how many match: the hands
+    the filters select, of the sittings at which a selected player sat at one of them.
+    From ``game_days`` (and ``player_games``); with hands not replayed yet, which no
+    summary names, :func:`sittings_raw`."""
+    if _unreplayed(con):
+        return sittings_raw(con, f, limit)
+    where, params = f.summary_where("d")
+    if f.players:
+        pwhere, pparams = f.summary_where("p")
+        where += (
+            f" AND d.game_id IN (SELECT p.game_id FROM player_games p WHERE {pwhere}"
+            f" AND p.player IN ({_marks(f.players)}))"
+        )
+        params = [*params, *pparams, *f.players]
     base = f"""
         WITH g AS (
-            SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
-                   any_value(h.venue) AS venue, any_value(h."table") AS "table",
-                   any_value(h.ruleset) AS ruleset, count(*) AS hands
-            FROM hand_facts h WHERE {where} GROUP BY h.game_id
+            SELECT d.game_id, min(d.first_at) AS started_at, min(d.day) AS day,
+                   min(d.venue) AS venue, min(d."table") AS "table",
+                   min(d.ruleset) AS ruleset, sum(d.hands)::BIGINT AS hands
+            FROM game_days d WHERE {where} GROUP BY d.game_id
         )
     """
+    return _sittings_page(con, base, params, limit)
+
+
+def _sittings_page(
+    con: duckdb.DuckDBPyConnection, base: str, params: list[object], limit: int
+) -> tuple[pl.DataFrame, int]:
     (total,) = _row(con, base + "SELECT count(*) FROM g", params)
     frame = _frame(
         con,
@@ -1197,8 +1533,55 @@ def sittings(
 
 
 @hand_level
+def sittings_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
+) -> tuple[pl.DataFrame, int]:
+    """:func:`sittings` from the hand rows (the definition it is checked against)."""
+    where, params = f.where("h")
+    if f.players:
+        pwhere, pparams = f.where("fs")
+        where += (
+            f" AND h.game_id IN (SELECT fs.game_id FROM seat_facts fs WHERE {pwhere}"
+            f" AND fs.player IN ({_marks(f.players)}))"
+        )
+        params = [*params, *pparams, *f.players]
+    base = f"""
+        WITH g AS (
+            SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
+                   min(h.venue) AS venue, min(h."table") AS "table",
+                   min(h.ruleset) AS ruleset, count(*) AS hands
+            FROM hand_facts h WHERE {where} GROUP BY h.game_id
+        )
+    """
+    return _sittings_page(con, base, params, limit)
+
+
 def hands_of(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
-    """The hands of one sitting with their outcome, for the hand picker."""
+    """The hands of one sitting with their outcome, for the hand picker: read from the
+    files with the game_id filter pushed down (no hand rows in memory)."""
+    return _frame(
+        con,
+        """
+        WITH h AS (SELECT hand_no, ruleset, n_events FROM raw.hands WHERE game_id = ?),
+        r AS (SELECT hand_no, ended_by, fan, n_findings, n_serious
+              FROM raw.hand_results WHERE game_id = ?),
+        s AS (SELECT hand_no, seat, player FROM raw.seats WHERE game_id = ?),
+        w AS (SELECT hand_no, seat FROM raw.scores WHERE game_id = ? AND is_winner)
+        SELECT h.hand_no, h.ruleset, h.n_events, r.ended_by, r.fan, r.n_findings, r.n_serious,
+               string_agg(s.player, ', ' ORDER BY s.seat) FILTER (WHERE w.seat IS NOT NULL)
+                 AS winners
+        FROM h LEFT JOIN r USING (hand_no) JOIN s USING (hand_no)
+        LEFT JOIN w USING (hand_no, seat)
+        GROUP BY ALL
+        ORDER BY h.hand_no
+        """,
+        [game_id] * 4,
+    )
+
+
+@hand_level
+def hands_of_raw(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """:func:`hands_of` from the hand rows (the definition it is checked against)."""
     return _frame(
         con,
         """
@@ -1261,27 +1644,25 @@ def _records(
     return list(records_from_tables(tables))
 
 
-@hand_level
 def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) -> pl.DataFrame:
-    """The auditor's findings for one hand, in order."""
+    """The auditor's findings for one hand, in order (read from the files)."""
     return _frame(
         con,
         """SELECT seq, event_index, seat, player, code, reason, class, message
-        FROM finding_facts WHERE game_id = ? AND hand_no = ? ORDER BY seq""",
+        FROM raw.findings WHERE game_id = ? AND hand_no = ? ORDER BY seq""",
         [game_id, hand_no],
     )
 
 
-@hand_level
 def computed_result(
     con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int
 ) -> dict[str, Any] | None:
     """What the replay computed for one hand (outcome, fan, patterns, payments), or None
-    if the hand was not replayed."""
+    if the hand was not replayed (read from the files)."""
     rows = con.execute(
         """SELECT ended_by, winners, self_drawn, discarder, fan, raw_fan, liable,
                   matches_recorded
-           FROM hand_results WHERE game_id = ? AND hand_no = ?""",
+           FROM raw.hand_results WHERE game_id = ? AND hand_no = ?""",
         [game_id, hand_no],
     ).fetchall()
     if not rows:
@@ -1290,14 +1671,15 @@ def computed_result(
     deltas = [
         r[0]
         for r in con.execute(
-            "SELECT delta FROM seat_facts WHERE game_id = ? AND hand_no = ? ORDER BY seat",
-            [game_id, hand_no],
+            """SELECT sc.delta FROM (SELECT seat FROM raw.seats WHERE game_id = ? AND hand_no = ?) s
+            LEFT JOIN (SELECT seat, delta FROM raw.scores WHERE game_id = ? AND hand_no = ?) sc
+            USING (seat) ORDER BY s.seat""",
+            [game_id, hand_no, game_id, hand_no],
         ).fetchall()
     ]
     patterns = con.execute(  # the first winner's rows (each winner has the same ones)
-        """SELECT pattern, fan FROM fan_facts f WHERE game_id = ? AND hand_no = ?
-           AND seat = (SELECT min(seat) FROM fan_facts g
-                       WHERE g.game_id = f.game_id AND g.hand_no = f.hand_no)
+        """WITH f AS (SELECT seat, pattern, fan FROM raw.fans WHERE game_id = ? AND hand_no = ?)
+           SELECT pattern, fan FROM f WHERE seat = (SELECT min(seat) FROM f)
            ORDER BY fan DESC, pattern""",
         [game_id, hand_no],
     ).fetchall()
