@@ -731,9 +731,7 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
 
 
 @hand_level
-def player_sittings_raw(
-    con: duckdb.DuckDBPyConnection, f: Filters, player: str
-) -> pl.DataFrame:
+def player_sittings_raw(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """:func:`player_sittings` from the hand rows (the definition it is checked against)."""
     where, params = f.where("s")
     hwhere, hparams = f.where("h")

@@ -8,6 +8,8 @@ JSON-valued fields (``options``, unknown fields) are stored as canonical JSON te
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 import msgspec.inspect as mi
 import pyarrow as pa
@@ -57,8 +59,15 @@ def _unwrap(t: mi.Type) -> mi.Type:
     return t.type if isinstance(t, mi.Metadata) else t
 
 
+@functools.cache
+def _type_info(struct: type[msgspec.Struct]) -> mi.Type:
+    """One inspection per struct: inspecting HandRecord once per column took a quarter of
+    a second of every command's start-up."""
+    return mi.type_info(struct)
+
+
 def _field_type(struct: type[msgspec.Struct], name: str) -> mi.Type:
-    info = mi.type_info(struct)
+    info = _type_info(struct)
     for f in info.fields:  # type: ignore[attr-defined]
         if f.encode_name == name:
             return f.type

@@ -168,7 +168,6 @@ PLAYER_PAIRS = (
 )
 
 
-
 def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
     con = data.open_archive(archive).cursor()
     options = data.filter_options(con)
@@ -267,10 +266,7 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
     with store.writing():
         manifest = store.manifest()
         gone = [  # the buckets' files (each table keeps its empty one, as an old folder has)
-            rel
-            for name in dropped
-            for rel in manifest["tables"][name]
-            if "/bucket-" in rel
+            rel for name in dropped for rel in manifest["tables"][name] if "/bucket-" in rel
         ]
         store.commit_staged([], gone)
     with pytest.raises(SummaryMissing, match="mjaudit replay"):
