@@ -5,20 +5,22 @@ call the same functions the pages do. Every value from the user reaches SQL as a
 parameter; only fixed names are placed in SQL text.
 
 :func:`open_archive` reads a data folder at one manifest version into an in-memory DuckDB,
-once per version: the summary tables (``game_days``, ``player_games``, ``player_fans``,
-``finding_counts``, written by the replay) are copied into memory, and the overview,
-players, fan-histogram and chắn figures sum them. The queries of the hand rows (marked
-:func:`hand_level`: a player's hands, patterns, limit hands, the findings list, the
-replayer, and figures the summaries cannot give, such as the hands a selected player sat
-at) load those rows the first time one runs: the statistics tables joined with the hand
-columns the filters need (``hand_facts``, ``seat_facts``, ``finding_facts``,
-``fan_facts``), so their queries scan memory with few joins. Each summary query has its
-hand-row definition beside it (``*_raw``), which tests/stats/test_summary.py checks it
-against. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
-``findings`` keep their names and columns (tables or views over the facts) for
-:mod:`dashboards.queries`. ``events`` and the full ``hands`` rows stay on disk as Parquet
-views under schema ``raw``, read one hand at a time by the replayer. Nothing is written to
-the data folder (DuckDB spills to a temporary folder elsewhere).
+once per version: the summary tables summed on every page (``game_days``,
+``player_games``, ``player_fans``, ``finding_counts``, written by the replay) are copied
+into memory; the larger ones only the player and fans pages read (``player_patterns``,
+``player_pairs``, ``limit_wins``) stay on disk as views (``ON_DISK_SUMMARIES``). No page
+loads the hand rows: the player page sums its sittings (``player_games``), the replayer
+lists sittings from ``game_days`` and reads one sitting's rows from the files by
+``game_id`` (pushed down to the Parquet row groups), the findings list reads the page's
+sittings only. The figures the summaries cannot give (the hands a selected player sat
+at) read the hand rows of those players' sittings only (:func:`with_players`). Each
+summary query has its hand-row definition beside it (``*_raw``, marked
+:func:`hand_level`: the first one loads every hand row into memory as ``hand_facts``,
+``seat_facts``, ``finding_facts``, ``fan_facts``), which tests/stats/test_summary.py
+checks it against; an archive with hands not replayed yet (which no summary names) has
+the pages read those. ``events`` and the full ``hands`` rows stay on disk as Parquet
+views under schema ``raw``. Nothing is written to the data folder (DuckDB spills to a
+temporary folder elsewhere).
 
 Mahjong and chắn never share a figure: every fact table carries the hand's ``game``
 (``hands.game``; for a folder written before that column, derived from the ruleset) and
@@ -66,10 +68,12 @@ from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
     INGEST_TABLES,
     ON_DISK_SUMMARIES,
+    SUMMARY_KEY,
     SUMMARY_TABLES,
 )
 
 T = TypeVar("T")
+SUMMARY_KEY_NAMES = {f.name for f in SUMMARY_KEY}
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -121,6 +125,7 @@ class Archive:
     con: duckdb.DuckDBPyConnection
     scope: Scope = field(default_factory=Scope)
     files: dict[str, list[Path]] = field(default_factory=dict)  # the files each table read
+    totals: threading.Thread | None = None  # the background part of _totals
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A cursor per query: DuckDB connections are not shared between threads, and
@@ -147,7 +152,86 @@ def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
     for name in SUMMARY_TABLES:
         kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
         con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
-    return Archive(root, version, con, scope, files)
+    totals = _totals(con)
+    return Archive(root, version, con, scope, files, totals)
+
+
+# Summary tables totalled in memory over sittings, days, venues and tables: the queries of
+# filters that select none of those (:func:`totalled`) read a row per player and ruleset
+# instead of one per sitting. The last ones are totalled in the background (at 10M hands
+# player_patterns has 11M rows: 2 s); until then their queries read the files.
+TOTALLED = ("player_games", "player_fans")
+TOTALLED_LATER = ("player_patterns",)
+
+
+def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
+    """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
+    same columns, its rows summed over game_id, venue, table and day (those left NULL).
+    A query's search path (:func:`totalled`) finds a table there once it is made, else
+    the one over the files: the same figures either way."""
+    con.execute("CREATE SCHEMA totals")
+    for name in TOTALLED:
+        _total(con, name)
+    later = con.cursor()
+
+    def rest() -> None:
+        try:
+            for name in TOTALLED_LATER:
+                _total(later, name)
+        finally:
+            later.close()
+
+    thread = threading.Thread(target=rest, name="summary-totals", daemon=True)
+    thread.start()
+    return thread
+
+
+def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Make ``totals.<name>`` (see :func:`_totals`)."""
+    dropped = {"game_id", "venue", "table", "day"}
+    schema = SUMMARY_TABLES[name]
+    summed = {
+        f.name
+        for f in schema
+        if f.type in (pa.int64(), pa.float64()) and f.name not in SUMMARY_KEY_NAMES
+    }
+    cols = []
+    for f in schema:
+        if f.name in dropped:
+            cols.append(f'NULL::{_SQL_TYPES[f.type]} AS "{f.name}"')
+        elif f.name in summed:
+            cols.append(f'sum("{f.name}")::{_SQL_TYPES[f.type]} AS "{f.name}"')
+        else:
+            cols.append(f'"{f.name}"')
+    keys = ", ".join(f'"{f.name}"' for f in schema if f.name not in summed | dropped)
+    con.execute(
+        f'CREATE TABLE totals."{name}" AS SELECT {", ".join(cols)} '
+        f'FROM raw."{name}" GROUP BY {keys}'
+    )
+
+
+_SQL_TYPES = {
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.string(): "VARCHAR",
+    pa.date32(): "DATE",
+}
+
+
+def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:
+    """A cursor whose ``player_games``, ``player_fans`` and ``player_patterns`` are the
+    totals (:func:`_totals`) when ``f`` selects no venue, table or dates (its game,
+    ruleset, source and players select on columns the totals keep), else ``con``."""
+    if f.venue or f.table or f.since or f.until:
+        return con
+    have = con.execute(
+        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = 'totals'"
+    ).fetchall()[0][0]
+    if not have:  # a connection of queries.connect (mjaudit stats)
+        return con
+    cur = con.cursor()
+    cur.execute("SET search_path = 'totals,main'")
+    return cur
 
 
 def index(root: Path | str) -> dict[str, Any]:
@@ -296,7 +380,7 @@ def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> 
             games = [
                 r[0]
                 for r in con.execute(
-                    f"SELECT DISTINCT game_id FROM player_games WHERE player IN "
+                    f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
                     f"({_marks(players)}) ORDER BY 1",
                     list(players),
                 ).fetchall()
@@ -411,7 +495,12 @@ def filter_options(
         "tables": values(
             'SELECT DISTINCT "table" FROM game_days WHERE "table" IS NOT NULL ORDER BY 1'
         ),
-        "players": values("SELECT DISTINCT player FROM player_games ORDER BY 1"),
+        "players": [
+            r[0]
+            for r in totalled(con, Filters())
+            .execute("SELECT DISTINCT player FROM player_games ORDER BY 1")
+            .fetchall()
+        ],
         "sources": values("SELECT DISTINCT source_kind FROM game_days ORDER BY 1"),
         "first_day": first,
         "last_day": last,
@@ -456,6 +545,7 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     replayed hands; ``violations`` counts PLAYER_VIOLATION findings. With players
     selected, the hand figures are of the hands they sat at, which per-player sums cannot
     give: :func:`overview_raw` reads the hand rows then."""
+    con = totalled(con, f)
     if f.players:
         return with_players(overview_raw)(con, f)
     where, params = f.summary_where()
@@ -651,6 +741,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) 
     """Players by net points, those with at least ``min_hands`` replayed hands (the
     definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
     since HK points, vn-160 units and card points are different currencies."""
+    con = totalled(con, f)
     where, params = _players_where(f)
     return _frame(
         con,
@@ -694,6 +785,7 @@ def leaderboard_raw(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int =
 
 def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Every player's statistics, as ``mjaudit stats`` prints them (the summary tables)."""
+    con = totalled(con, f)
     return player_stats(con, f)
 
 
@@ -787,6 +879,7 @@ def moving_rates(sittings: pl.DataFrame, window: int) -> pl.DataFrame:
 
 def player_fans(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """``player``'s wins by ruleset and (capped) fan: how many, how many self-drawn."""
+    con = totalled(con, f)
     where, params = f.summary_where()
     return _frame(
         con,
@@ -913,6 +1006,7 @@ def _fans_where(f: Filters) -> tuple[str, list[object]]:
 
 def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Wins by (capped) fan, per ruleset."""
+    con = totalled(con, f)
     where, params = _fans_where(f)
     return _frame(
         con,
@@ -937,6 +1031,7 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each pattern appears in wins (share of the ruleset's wins), and its fan:
     ``player_patterns`` (read from its files) over the wins of ``player_fans``."""
+    con = totalled(con, f)
     where, params = _fans_where(f)
     pwhere, pparams = _players_where(f)
     return _frame(
@@ -985,6 +1080,7 @@ def pattern_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.Data
 
 def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
+    con = totalled(con, f)
     where, params = _fans_where(f)
     return _frame(
         con,
@@ -1307,6 +1403,7 @@ def chan_player_stats(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
     sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
     average total T of their wins, hands they were liable in (đền), violations by code."""
+    con = totalled(con, f)
     where, params = _players_where(_chan(f))
     return _frame(
         con,
@@ -1380,6 +1477,7 @@ def chan_player_stats_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.Data
 
 def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
+    con = totalled(con, f)
     f = _chan(f)
     head = overview(con, f)
     where, params = _fans_where(f)
@@ -1415,6 +1513,7 @@ def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     have it, its rows (a cước counted twice, such as two tôm, gives two rows or a value
     that says so, as the engine records it), its share of all wins and its average value;
     from ``player_patterns`` over the wins of ``player_fans``."""
+    con = totalled(con, f)
     f = _chan(f)
     where, params = _fans_where(f)
     pwhere, pparams = _players_where(f)
@@ -1466,6 +1565,7 @@ def cuoc_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
 
 def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Chắn wins by the winner's total T (điểm)."""
+    con = totalled(con, f)
     where, params = _fans_where(_chan(f))
     return _frame(
         con,

@@ -47,11 +47,10 @@ from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.schemas.rulesets import RULESETS
-from mjaudit.parts.schemas.tables import ALL_TABLES, ON_DISK_SUMMARIES, SUMMARY_TABLES
+from mjaudit.parts.schemas.tables import ALL_TABLES, SUMMARY_TABLES
 
-# The summary tables summed in memory (the others are read from their files by the
-# dashboard pages that need them: `mjaudit stats` never does).
-SUMMED_TABLES = tuple(n for n in SUMMARY_TABLES if n not in ON_DISK_SUMMARIES)
+# The summary tables `mjaudit stats` and the sidebar read (the others only dashboard pages).
+SUMMED_TABLES = ("game_days", "player_games", "player_fans", "finding_counts")
 # The tables player_stats, overview and summary_tsv read (and stats' count of hands not
 # replayed, from the hands' own table).
 STATS_TABLES = ("hands", *SUMMED_TABLES)

@@ -382,8 +382,10 @@ SUMMARY_TABLES: dict[str, pa.Schema] = {
     "player_pairs": PLAYER_PAIRS,
     "limit_wins": LIMIT_WINS,
 }
-# Read from their files by the queries that need them, never loaded whole into memory.
-ON_DISK_SUMMARIES = ("player_patterns", "player_pairs", "limit_wins")
+# The summary tables a reader copies into memory (a row per sitting and day, or fewer);
+# the others are read from their files by the queries that need them.
+IN_MEMORY_SUMMARIES = ("game_days", "finding_counts")
+ON_DISK_SUMMARIES = tuple(n for n in SUMMARY_TABLES if n not in IN_MEMORY_SUMMARIES)
 
 REPLAY_TABLES: dict[str, pa.Schema] = {**HAND_REPLAY_TABLES, **SUMMARY_TABLES}
 
