@@ -172,16 +172,23 @@ def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
     con.execute("CREATE SCHEMA totals")
     for name in TOTALLED:
         _total(con, name)
+    con.execute(  # each sitting's first and last hand: the replayer and findings lists
+        """CREATE TABLE totals.spans AS SELECT game_id, min(first_at) AS first_at,
+        max(last_at) AS last_at FROM game_days GROUP BY game_id"""
+    )
     later = con.cursor()
 
     def rest() -> None:
         try:
             for name in TOTALLED_LATER:
                 _total(later, name)
+        except duckdb.Error:  # the archive was closed first: its queries read the files
+            pass
         finally:
             later.close()
 
-    thread = threading.Thread(target=rest, name="summary-totals", daemon=True)
+    # Not a daemon: a process that ends while DuckDB runs the query aborts.
+    thread = threading.Thread(target=rest, name="summary-totals")
     thread.start()
     return thread
 
@@ -809,7 +816,8 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
         ),
         starts AS (
             SELECT d.game_id, d.day, d.ruleset, min(d.first_at) AS at
-            FROM game_days d WHERE {dwhere} GROUP BY ALL
+            FROM game_days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
+            GROUP BY ALL
         )
         SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands,
                m.self_draws, m.deal_ins, m.net
@@ -1233,30 +1241,40 @@ def findings(
         if values:
             where += f" AND g.{column} IN ({_marks(values)})"
             params = [*params, *values]
-    dwhere, dparams = f.summary_where("d")
     # The sittings whose findings can be on this page: newest last hand first, those
-    # holding the first offset + limit findings; every finding outside them started
-    # before the earliest hand of those (T), so the sittings with a hand at T or later
-    # hold the page. Their findings are read from the files (game_id pushed down).
-    spans = f"""
-        WITH c AS (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g WHERE {where}
-                   GROUP BY g.game_id),
-        s AS (SELECT d.game_id, min(d.first_at) AS first_at, max(d.last_at) AS last_at
-              FROM game_days d WHERE {dwhere} GROUP BY d.game_id),
-        j AS (SELECT s.*, c.n, sum(c.n) OVER (ORDER BY s.last_at DESC, s.game_id
-                                              ROWS UNBOUNDED PRECEDING) AS upto
-              FROM c JOIN s USING (game_id))
+    # holding the first offset + limit findings (at most that many sittings: each has
+    # one); every finding outside them started before the earliest hand of those (T), so
+    # the sittings with a hand at T or later hold the page. Their findings are read from
+    # the files (game_id pushed down).
+    spans, sparams = _spans(f)
+    counts = f"""
+        WITH c AS MATERIALIZED (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g
+                                WHERE {where} GROUP BY g.game_id),
+        j AS MATERIALIZED (SELECT s.*, c.n FROM c JOIN ({spans}) s USING (game_id))
     """
-    (total,) = _row(con, spans + "SELECT coalesce(sum(n), 0)::BIGINT FROM j", [*params, *dparams])
-    games = [
-        r[0]
-        for r in con.execute(
-            spans
-            + """, t AS (SELECT min(first_at) AS t FROM j WHERE upto - n < ?)
-            SELECT game_id FROM j, t WHERE j.last_at >= t.t ORDER BY game_id""",
-            [*params, *dparams, offset + limit],
-        ).fetchall()
-    ]
+    cparams = [*params, *sparams]
+    need = offset + limit
+    newest = con.execute(
+        counts + "SELECT first_at, n, (SELECT sum(n) FROM j) FROM j "
+        "ORDER BY last_at DESC, game_id LIMIT ?",
+        [*cparams, max(need, 1)],
+    ).fetchall()
+    total = int(newest[0][2]) if newest else 0
+    games: list[str] = []
+    if newest and need > 0:
+        upto, earliest = 0, newest[0][0]
+        for first_at, n, _ in newest:
+            if upto >= need:
+                break
+            upto += n
+            earliest = first_at if earliest is None or first_at < earliest else earliest
+        games = [
+            r[0]
+            for r in con.execute(
+                counts + "SELECT game_id FROM j WHERE last_at >= ? ORDER BY game_id",
+                [*cparams, earliest],
+            ).fetchall()
+        ]
     if not games or limit <= 0:
         empty = _FINDINGS_PAGE.format(games="NULL", where="FALSE", game="NULL")
         return _frame(con, empty, [0, 0]), int(total)
@@ -1271,6 +1289,19 @@ def findings(
         [*games, *games, *params, limit, offset],
     )
     return frame, int(total)
+
+
+def _spans(f: Filters) -> tuple[str, list[object]]:
+    """SQL of each sitting's first and last hand (game_id, first_at, last_at) under the
+    filters, from ``game_days`` (with no filter, the in-memory ``totals.spans``)."""
+    if f == Filters():
+        return "SELECT game_id, first_at, last_at FROM totals.spans", []
+    where, params = f.summary_where("d")
+    return (
+        f"""SELECT d.game_id, min(d.first_at) AS first_at, max(d.last_at) AS last_at
+        FROM game_days d WHERE {where} GROUP BY d.game_id""",
+        params,
+    )
 
 
 _FINDINGS_PAGE = """
@@ -1621,13 +1652,14 @@ def sittings(
 def _sittings_page(
     con: duckdb.DuckDBPyConnection, base: str, params: list[object], limit: int
 ) -> tuple[pl.DataFrame, int]:
-    (total,) = _row(con, base + "SELECT count(*) FROM g", params)
-    frame = _frame(
+    frame = _frame(  # the count with the page: the sittings are grouped once
         con,
-        base + "SELECT * FROM g ORDER BY started_at DESC NULLS LAST, game_id LIMIT ?",
-        [*params, limit],
+        base + "SELECT *, count(*) OVER () AS _total FROM g "
+        "ORDER BY started_at DESC NULLS LAST, game_id LIMIT ?",
+        [*params, max(limit, 1)],
     )
-    return frame.drop("started_at"), int(total)
+    total = int(frame["_total"][0]) if frame.height else 0
+    return frame.drop("started_at", "_total").head(limit), total
 
 
 @hand_level
