@@ -172,9 +172,10 @@ def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
     con.execute("CREATE SCHEMA totals")
     for name in TOTALLED:
         _total(con, name)
-    con.execute(  # each sitting's first and last hand: the replayer and findings lists
-        """CREATE TABLE totals.spans AS SELECT game_id, min(first_at) AS first_at,
-        max(last_at) AS last_at FROM game_days GROUP BY game_id"""
+    con.execute(  # each sitting as the replayer and findings lists show it, unfiltered
+        f"""CREATE TABLE totals.spans AS SELECT d.game_id, min(d.first_at) AS first_at,
+        max(d.last_at) AS last_at, {_SITTING_COLUMNS}
+        FROM game_days d GROUP BY d.game_id"""
     )
     later = con.cursor()
 
@@ -1621,6 +1622,10 @@ def score_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFr
 # -- the replayer ------------------------------------------------------------------------
 
 
+_SITTING_COLUMNS = """min(d.day) AS day, min(d.venue) AS venue, min(d."table") AS "table",
+    min(d.ruleset) AS ruleset, sum(d.hands)::BIGINT AS hands"""
+
+
 def sittings(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
 ) -> tuple[pl.DataFrame, int]:
@@ -1640,12 +1645,13 @@ def sittings(
         params = [*params, *pparams, *f.players]
     base = f"""
         WITH g AS (
-            SELECT d.game_id, min(d.first_at) AS started_at, min(d.day) AS day,
-                   min(d.venue) AS venue, min(d."table") AS "table",
-                   min(d.ruleset) AS ruleset, sum(d.hands)::BIGINT AS hands
+            SELECT d.game_id, min(d.first_at) AS started_at, {_SITTING_COLUMNS}
             FROM game_days d WHERE {where} GROUP BY d.game_id
         )
     """
+    if f == Filters():
+        base = """WITH g AS (SELECT game_id, first_at AS started_at, day, venue, "table",
+                  ruleset, hands FROM totals.spans)"""
     return _sittings_page(con, base, params, limit)
 
 
