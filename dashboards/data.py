@@ -797,6 +797,16 @@ def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     return player_stats(con, f)
 
 
+# The last step of player_sittings and its definition: each row of `mine` at the first
+# hand of its sitting and day (`starts`).
+_SITTINGS_SERIES = """
+    SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands, m.self_draws,
+           m.deal_ins, m.net
+    FROM mine m JOIN starts t
+      ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day AND t.ruleset = m.ruleset
+    ORDER BY t.at, m.game_id, m.day, m.ruleset"""
+
+
 def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
     """One row per sitting, day and ruleset of ``player`` (replayed hands), in the order
     of their first hand under the filters (``at``), from the summary: the series behind
@@ -820,12 +830,7 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
             FROM game_days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
             GROUP BY ALL
         )
-        SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands,
-               m.self_draws, m.deal_ins, m.net
-        FROM mine m JOIN starts t
-          ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day
-          AND t.ruleset = m.ruleset
-        ORDER BY t.at, m.game_id, m.day, m.ruleset
+        {_SITTINGS_SERIES}
         """,
         [player, *params, *dparams],
     )
@@ -853,12 +858,7 @@ def player_sittings_raw(con: duckdb.DuckDBPyConnection, f: Filters, player: str)
             SELECT h.game_id, h.day, h.ruleset, min(h.started_at) AS at
             FROM hand_facts h WHERE h.replayed AND {hwhere} GROUP BY ALL
         )
-        SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands,
-               m.self_draws, m.deal_ins, m.net
-        FROM mine m JOIN starts t
-          ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day
-          AND t.ruleset = m.ruleset
-        ORDER BY t.at, m.game_id, m.day, m.ruleset
+        {_SITTINGS_SERIES}
         """,
         [player, *params, *hparams],
     )
@@ -1635,14 +1635,7 @@ def sittings(
     summary names, :func:`sittings_raw`."""
     if _unreplayed(con):
         return sittings_raw(con, f, limit)
-    where, params = f.summary_where("d")
-    if f.players:
-        pwhere, pparams = f.summary_where("p")
-        where += (
-            f" AND d.game_id IN (SELECT p.game_id FROM player_games p WHERE {pwhere}"
-            f" AND p.player IN ({_marks(f.players)}))"
-        )
-        params = [*params, *pparams, *f.players]
+    where, params = _sat_at(f, "d", "player_games p", f.summary_where)
     base = f"""
         WITH g AS (
             SELECT d.game_id, min(d.first_at) AS started_at, {_SITTING_COLUMNS}
@@ -1653,6 +1646,23 @@ def sittings(
         base = """WITH g AS (SELECT game_id, first_at AS started_at, day, venue, "table",
                   ruleset, hands FROM totals.spans)"""
     return _sittings_page(con, base, params, limit)
+
+
+def _sat_at(
+    f: Filters, outer: str, seats: str, conds: Callable[[str], tuple[str, list[object]]]
+) -> tuple[str, list[object]]:
+    """``conds`` on alias ``outer``, and with players selected: of the sittings at which
+    one of them has a row of ``seats`` (a table and its alias) under ``conds``."""
+    where, params = conds(outer)
+    if not f.players:
+        return where, params
+    alias = seats.split()[-1]
+    pwhere, pparams = conds(alias)
+    where += (
+        f" AND {outer}.game_id IN (SELECT {alias}.game_id FROM {seats} WHERE {pwhere}"
+        f" AND {alias}.player IN ({_marks(f.players)}))"
+    )
+    return where, [*params, *pparams, *f.players]
 
 
 def _sittings_page(
@@ -1673,14 +1683,7 @@ def sittings_raw(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
 ) -> tuple[pl.DataFrame, int]:
     """:func:`sittings` from the hand rows (the definition it is checked against)."""
-    where, params = f.where("h")
-    if f.players:
-        pwhere, pparams = f.where("fs")
-        where += (
-            f" AND h.game_id IN (SELECT fs.game_id FROM seat_facts fs WHERE {pwhere}"
-            f" AND fs.player IN ({_marks(f.players)}))"
-        )
-        params = [*params, *pparams, *f.players]
+    where, params = _sat_at(f, "h", "seat_facts fs", f.where)
     base = f"""
         WITH g AS (
             SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
