@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -72,6 +73,18 @@ def commit(
     return out
 
 
+COMMIT_NICENESS = 10  # the commit worker's niceness, above the server's (Linux: 0 to 19)
+
+
+def background() -> None:
+    """The commit worker's start: a lower CPU priority than the server's. On a machine of
+    few cores a commit (ingest, Parquet, the catalog: a burst of CPU on every thread
+    polars has) would otherwise take the cores the posts need; with it, the posts are
+    served first and the commit uses what is left."""
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform
+        os.nice(COMMIT_NICENESS)
+
+
 def ready() -> bool:
     """Nothing: submitted once so that the worker process is started and has imported this
     module (and so ingest) before the first hand ends."""
@@ -87,7 +100,9 @@ class Committer:
         # does not hold the GIL the event loop needs: the posts of the other tables are not
         # kept waiting while a hand is committed. ``process=False``: a thread (tests).
         self._pool: Executor = (
-            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=background
+            )
             if process
             else ThreadPoolExecutor(1)
         )
