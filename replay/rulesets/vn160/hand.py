@@ -348,6 +348,10 @@ class VNHand(MahjongHand):
         ctx = self.win_context(seat, t, source)
         return self._judge(seat, t, source, ctx)
 
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The calls on the live discard are vn-160's own (khung, the win): legal_claims."""
+        return self.legal_claims(seat)
+
     def legal_claims(self, seat: int) -> list[dict[str, Any]]:
         """The claims ``seat`` may make on the live discard, as events (win first)."""
         live = self.live
