@@ -252,16 +252,19 @@ class MahjongHand(MahjongTurns, HandFindings):
             for low in range(t - r + max(r - 2, 0), t - r + min(r, 6) + 1):
                 run = (low, low + 1, low + 2)
                 if all(c[x] for x in run if x != t):
-                    out.append(
-                        {
-                            "type": "chow",
-                            "seat": seat,
-                            "from": frm,
-                            "tile": code[t],
-                            "tiles": [code[x] for x in run],
-                        }
-                    )
+                    out.append(self.chow_event(seat, frm, t, run))
         return out
+
+    def chow_event(self, seat: int, frm: int, t: int, run: tuple[int, ...]) -> dict[str, Any]:
+        """The event of ``seat``'s chow of ``frm``'s ``t`` as ``run`` (in order)."""
+        code = self.CODES
+        return {
+            "type": "chow",
+            "seat": seat,
+            "from": frm,
+            "tile": code[t],
+            "tiles": [code[x] for x in run],
+        }
 
     # -- events ------------------------------------------------------------------------------
 

@@ -382,15 +382,7 @@ class VNHand(MahjongHand):
                 if key in seen or chow_reading([a, b, t], t, self.opts.ru_domain) is None:
                     continue
                 seen.add(key)
-                out.append(
-                    {
-                        "type": "chow",
-                        "seat": seat,
-                        "from": frm,
-                        "tile": CODES[t],
-                        "tiles": [CODES[x] for x in key],
-                    }
-                )
+                out.append(self.chow_event(seat, frm, t, key))
         return out
 
     def self_actions(self, seat: int) -> list[dict[str, Any]]:
