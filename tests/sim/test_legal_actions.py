@@ -9,6 +9,7 @@ list (a gap of the chắn state, not taken up here). (That the simulated sitting
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,33 +29,49 @@ LISTED = {"draw", "discard", "concealed_kong", "added_kong", "pung", "kong", "ch
 DRIVER_ADDS = {"draw": ("tile",), "win": ("claim",)}
 
 
-def played(ruleset: str, seed: int) -> tuple[int, list[str]]:
-    """Simulate a clean sitting; (events checked, those not among the legal actions)."""
+def checked_sitting(
+    cls: Any, ruleset: str, seed: int, legal: Callable[[Any, dict[str, Any]], list[Any] | None]
+) -> tuple[int, list[str]]:
+    """Simulate a clean sitting with ``cls``'s emit watched: ``legal(sim, ev)`` gives what
+    ``ev`` must be among (None: not checked) and whether it is; (events checked, wrong)."""
     checked = 0
     wrong: list[str] = []
-    real = MahjongHandSim.emit
+    real = cls.emit
 
-    def emit(sim: MahjongHandSim, ev: dict[str, Any]) -> int:
+    def emit(sim: Any, ev: dict[str, Any]) -> int:
         nonlocal checked
-        kinds = LISTED | ({"win"} if ruleset == "vn-160" and "from" in ev else set())
-        if sim.plant is None and ev["type"] in kinds:
-            legal = sim.hand.legal_actions(ev["seat"])
-            # a draw is listed without its tile (the wall's next), a win without the value
-            # the winner claims
-            made = {k: v for k, v in ev.items() if k not in DRIVER_ADDS.get(ev["type"], ())}
-            checked += 1
-            if made not in legal:
-                wrong.append(f"event {len(sim.events)}: {ev} not in {legal}")
+        if sim.plant is None:
+            found = legal(sim, ev)
+            if found is not None:
+                checked += 1
+                if found:
+                    wrong.append(f"event {len(sim.events)}: {ev} not in {found[1:]}")
         return real(sim, ev)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(MahjongHandSim, "emit", emit)
+    mp.setattr(cls, "emit", emit)
     try:
         for _ in simulate(ruleset, games=1, seed=seed, violations=0.0):
             pass
     finally:
         mp.undo()
     return checked, wrong
+
+
+def played(ruleset: str, seed: int) -> tuple[int, list[str]]:
+    """A clean mahjong sitting; (events checked, those not among the legal actions)."""
+
+    def legal(sim: MahjongHandSim, ev: dict[str, Any]) -> list[Any] | None:
+        kinds = LISTED | ({"win"} if ruleset == "vn-160" and "from" in ev else set())
+        if ev["type"] not in kinds:
+            return None
+        listed = sim.hand.legal_actions(ev["seat"])
+        # a draw is listed without its tile (the wall's next), a win without the value
+        # the winner claims
+        made = {k: v for k, v in ev.items() if k not in DRIVER_ADDS.get(ev["type"], ())}
+        return [] if made in listed else ["wrong", *listed]
+
+    return checked_sitting(MahjongHandSim, ruleset, seed, legal)
 
 
 @settings(
@@ -150,25 +167,13 @@ OTHERS = {
 @given(ruleset=st.sampled_from(sorted(OTHERS)), seed=st.integers(0, 2**31))
 def test_the_american_and_chan_bots_make_only_listed_actions(ruleset: str, seed: int) -> None:
     cls, method, unlisted = OTHERS[ruleset]
-    real = cls.emit
-    checked = 0
-    wrong: list[str] = []
 
-    def emit(sim: Any, ev: dict[str, Any]) -> int:
-        nonlocal checked
-        if sim.plant is None and "seat" in ev and ev["type"] not in unlisted:
-            legal = getattr(sim.hand, method)(ev["seat"])
-            checked += 1
-            if not any(_fits(ev, a) for a in legal):
-                wrong.append(f"event {len(sim.events)}: {ev} not in {legal[:6]}")
-        return real(sim, ev)
+    def legal(sim: Any, ev: dict[str, Any]) -> list[Any] | None:
+        if "seat" not in ev or ev["type"] in unlisted:
+            return None
+        listed = getattr(sim.hand, method)(ev["seat"])
+        return [] if any(_fits(ev, a) for a in listed) else ["wrong", *listed[:6]]
 
-    mp = pytest.MonkeyPatch()
-    mp.setattr(cls, "emit", emit)
-    try:
-        for _ in simulate(ruleset, games=1, seed=seed, violations=0.0):
-            pass
-    finally:
-        mp.undo()
+    checked, wrong = checked_sitting(cls, ruleset, seed, legal)
     assert checked > 0
     assert wrong == []
