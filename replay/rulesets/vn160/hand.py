@@ -348,6 +348,10 @@ class VNHand(MahjongHand):
         ctx = self.win_context(seat, t, source)
         return self._judge(seat, t, source, ctx)
 
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The calls on the live discard are vn-160's own (khung, the win): legal_claims."""
+        return self.legal_claims(seat)
+
     def legal_claims(self, seat: int) -> list[dict[str, Any]]:
         """The claims ``seat`` may make on the live discard, as events (win first)."""
         live = self.live
@@ -378,15 +382,7 @@ class VNHand(MahjongHand):
                 if key in seen or chow_reading([a, b, t], t, self.opts.ru_domain) is None:
                     continue
                 seen.add(key)
-                out.append(
-                    {
-                        "type": "chow",
-                        "seat": seat,
-                        "from": frm,
-                        "tile": CODES[t],
-                        "tiles": [CODES[x] for x in key],
-                    }
-                )
+                out.append(self.chow_event(seat, frm, t, key))
         return out
 
     def self_actions(self, seat: int) -> list[dict[str, Any]]:
