@@ -143,6 +143,8 @@ class HKHand(MahjongHand):
         if self.opts.violations_are_hard_errors:
             self.hard_violation_note = " (violations_are_hard_errors is on)"
         self._settled: tuple[list[float] | None, int | None] | None = None
+        # (events, their tile column) once #4 has read it: the walk reads the same column
+        self._tile_column: tuple[Any, list[Any]] = (None, [])
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
         self.discards: list[list[Discard]] = [[] for _ in range(self.n)]
@@ -345,7 +347,9 @@ class HKHand(MahjongHand):
         rec = self.record
         codes = ALLOWED_CODES[self.ruleset]
         events = rec["events"]
-        tiles = set(event_field(events, "tile"))
+        column = event_field(events, "tile")
+        self._tile_column = (events, column)  # run() reads it again
+        tiles = set(column)
         tiles.discard(None)
         runs = filter(None, event_field(events, "tiles"))  # an empty run is valid
         if (
@@ -500,7 +504,10 @@ class HKHand(MahjongHand):
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
         # inline path never needs the event's dict, only step() does.
-        kinds, seats, tiles = (event_field(events, key) for key in ("type", "seat", "tile"))
+        kinds, seats = event_field(events, "type"), event_field(events, "seat")
+        of, tiles = self._tile_column
+        if of is not events:
+            tiles = event_field(events, "tile")
         try:
             for i, kind, seat, code in zip(range(len(kinds)), kinds, seats, tiles, strict=True):
                 if kind == "draw":
