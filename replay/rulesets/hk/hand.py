@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from operator import gt, itemgetter
 from typing import Any
 
@@ -43,6 +44,7 @@ INDEX: dict[str, int] = dict(MAHJONG.index)
 CODES = MAHJONG.codes
 N_TILES = len(CODES)  # 42: 34 playing kinds + 8 bonus
 FIRST_BONUS = 34
+_KINDS = range(34)
 WIND_CODES = ("E", "S", "W", "N")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 
@@ -921,7 +923,12 @@ class HKHand(MahjongHand):
             for x in shown:
                 need[x] = need.get(x, 0) + 1
             hand = self.concealed[seat]
-            if not (self.partial or all(hand[x] >= k for x, k in need.items())):
+            held = True
+            for x, k in need.items():
+                if hand[x] < k:
+                    held = False
+                    break
+            if not (self.partial or held):
                 self.hard(
                     index,
                     seat,
@@ -1227,7 +1234,7 @@ class HKHand(MahjongHand):
         hand = self.concealed[seat][:34]  # a copy
         if source is WinSource.SELF_DRAW:
             hand[t] -= 1
-        concealed = tuple([x for x, k in enumerate(hand) if k for _ in range(k)])  # x, k times
+        concealed = tuple(chain.from_iterable(map(repeat, _KINDS, hand)))  # x, k times, in C
         if len(concealed) + 3 * len(self.melds[seat]) != 13 or self.n_sets[seat] != len(
             self.melds[seat]
         ):
