@@ -164,19 +164,6 @@ def standard_decompositions(counts: Sequence[int]) -> tuple[Decomposition, ...]:
         return ()
     new = tuple.__new__
     std = Structure.STANDARD
-    if len(om) == 1 and len(op) == 1 and len(os_) == 1:
-        a, b, d = om[0], op[0], os_[0]
-        return (
-            new(
-                Decomposition,
-                (
-                    std,
-                    max(pair, a[0], b[0], d[0]),
-                    a[1] + b[1] + d[1],
-                    a[2] + b[2] + d[2] + honour_pungs,
-                ),
-            ),
-        )
     return tuple(
         [
             new(
