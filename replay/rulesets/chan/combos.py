@@ -79,14 +79,24 @@ def _rank_arrange(
     return best
 
 
+# The three suit cards of each rank, as codes: built once, not per call.
+_RANK_CARDS: tuple[tuple[str, str, str], ...] = tuple(
+    (f"{r}{SUITS[0]}", f"{r}{SUITS[1]}", f"{r}{SUITS[2]}") for r in RANKS
+)
+
+
 def concealed_max_chan(concealed: Counter[str]) -> int:
-    """Most chắn over arrangements of all ``concealed`` cards into pairs (NEG if none)."""
-    total = 0
-    if concealed[CC] % 2:
+    """Most chắn over arrangements of all ``concealed`` cards into pairs (NEG if none).
+
+    Called for every player at every live card: counts are read with ``get`` (a Counter's
+    ``[]`` of an absent card is a Python-level ``__missing__`` call)."""
+    get = concealed.get
+    cc = get(CC, 0)
+    if cc % 2:
         return NEG
-    total += concealed[CC] // 2
-    for r in RANKS:
-        best = _rank_best(*(concealed[f"{r}{s}"] for s in SUITS))
+    total = cc // 2
+    for a, b, c in _RANK_CARDS:
+        best = _rank_best(get(a, 0), get(b, 0), get(c, 0))
         if best == NEG:
             return NEG
         total += best
@@ -102,7 +112,10 @@ def max_chan(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
 
 
 def holding_size(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
-    return sum(concealed.values()) + sum(len(e.cards) for e in exposed)
+    n = sum(concealed.values())
+    for e in exposed:
+        n += len(e.cards)
+    return n
 
 
 def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
@@ -113,8 +126,12 @@ def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
 
 
 def plus(concealed: Counter[str], card: str) -> Counter[str]:
-    out = Counter(concealed)
-    out[card] += 1
+    """``concealed`` with one more ``card`` (a copy). Copied with ``dict.update``: the
+    Counter constructor's Python-level update and ABC checks cost more than the rest of a
+    win test, which runs for every player at every live card."""
+    out: Counter[str] = Counter()
+    dict.update(out, concealed)
+    out[card] = out.get(card, 0) + 1
     return out
 
 
