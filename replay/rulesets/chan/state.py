@@ -48,6 +48,7 @@ from mjaudit.parts.replay.rulesets.chan.combos import (
     is_bach_thu_chi,
     is_chi_rong,
     is_win,
+    is_win_with,
     max_chan,
     plus,
     win_set,
@@ -255,7 +256,10 @@ class ChanHand(HandFindings):
         return tuple(self.exposed[p])
 
     def holding(self, p: int) -> int:
-        return sum(self.hands[p].values()) + sum(len(e.cards) for e in self.exposed[p])
+        n = sum(self.hands[p].values())
+        for e in self.exposed[p]:
+            n += len(e.cards)
+        return n
 
     @property
     def stock_left(self) -> int:
@@ -330,7 +334,7 @@ class ChanHand(HandFindings):
         via = "chiu" if self.hands[p][live.card] >= 3 else "stock"
         if via == "stock" and live.kind != "draw":
             return None
-        if not is_win(plus(self.hands[p], live.card), self.exposed[p]):
+        if not is_win_with(self.hands[p], live.card, self.exposed[p]):
             return None
         facts = self._facts(p, live.card, via, live)
         present = detect(facts, self.opts)
@@ -576,7 +580,7 @@ class ChanHand(HandFindings):
                 continue
             if live.kind != "draw" and self.hands[p][live.card] < 3:
                 continue
-            if is_win(plus(self.hands[p], live.card), self.exposed[p]):
+            if is_win_with(self.hands[p], live.card, self.exposed[p]):
                 self.win_opp[p] = i
 
     def _begin_action(self, i: int, seat: int) -> None:
