@@ -125,12 +125,18 @@ def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
     return max_chan(concealed, exposed) >= 6
 
 
-def plus(concealed: Counter[str], card: str) -> Counter[str]:
-    """``concealed`` with one more ``card`` (a copy). Built without the Counter
-    constructor, whose Python-level update and ABC checks cost more than the rest of a win
-    test, which runs for every player at every live card."""
+def copied(concealed: Counter[str]) -> Counter[str]:
+    """A copy of ``concealed``, built without the Counter constructor, whose Python-level
+    update and ABC checks cost more than a win test (a holding is copied at every discard
+    and every win test)."""
     out: Counter[str] = Counter.__new__(Counter)  # empty; a Counter's __init__ only updates
     dict.update(out, concealed)
+    return out
+
+
+def plus(concealed: Counter[str], card: str) -> Counter[str]:
+    """``concealed`` with one more ``card`` (a copy)."""
+    out = copied(concealed)
     out[card] = out.get(card, 0) + 1
     return out
 

@@ -44,6 +44,7 @@ from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, CC, is_ca, is_card, is_pair, rank
 from mjaudit.parts.replay.rulesets.chan.combos import (
     Exposed,
+    copied,
     is_bach_thu,
     is_bach_thu_chi,
     is_chi_rong,
@@ -597,7 +598,7 @@ class ChanHand(HandFindings):
 
     def on_discard(self, i: int, ev: dict[str, Any]) -> None:
         seat, card = ev["seat"], ev["tile"]
-        before = Counter(self.hands[seat])
+        before = copied(self.hands[seat])
         exposed = list(self.exposed[seat])
         self._take(i, seat, card)
         to = ev.get("to")
@@ -752,7 +753,7 @@ class ChanHand(HandFindings):
         want_phase = DRAWN if frm == seat else TURN
         if self.turn != seat or self.phase != want_phase:
             self._cannot_win(i, seat, "AN_SAI_LUOT", f"{self.who(seat)} eats out of turn")
-        before = Counter(self.hands[seat])
+        before = copied(self.hands[seat])
         self._take(i, seat, with_)
         if not is_pair(card, with_):
             self._cannot_win(
