@@ -111,6 +111,10 @@ def chow_reading(tiles: list[int], claimed: int, ru_domain: str) -> int | None:
     return None
 
 
+# The red-flower (RH) khung tiles, which rh_must_be_declared makes bonus tiles too.
+_RH_TILES = tuple(t for t in range(50, N_TILES) if is_rh(t))
+
+
 @dataclass(slots=True)
 class Discard:
     seat: int
@@ -432,6 +436,8 @@ class VNHand(MahjongHand):
     def _missed_replacement(self, index: int, actor: int, batch: bool = False) -> None:
         """#8: after a flower or kong the actor's next action must be a replacement
         (or, ``batch``, another declaration)."""
+        if not self.owes:
+            return
         for seat, owed in list(self.owes.items()):
             cause, at = owed[0]
             if seat == actor and batch:
@@ -628,11 +634,9 @@ class VNHand(MahjongHand):
 
     def _flower_held(self, seat: int) -> bool:
         hand = self.concealed[seat]
-        if any(hand[t] for t in range(34, 50)):
+        if any(hand[34:50]):
             return True
-        return self.opts.rh_must_be_declared and any(
-            hand[t] for t in range(50, N_TILES) if is_rh(t)
-        )
+        return self.opts.rh_must_be_declared and any(hand[t] for t in _RH_TILES)
 
     def on_discard(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
