@@ -12,18 +12,25 @@ from hypothesis import strategies as st
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.sim import rulesets as simulated
 from mjaudit.parts.replay.sim import simulate
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 from mjaudit.parts.service.session import Raised, raised
 from mjaudit.parts.service.stepper import Stepper
+
+from tests.service.riichi_game import real_game
 
 PLAYABLE = [r for r in RULESET_IDS if (rs := registry.get(r)) is not None and rs.position]
 HANDS = 4
 
 
 def _sitting(ruleset: str) -> list[tuple[dict[str, Any], HandReport | None]]:
-    """The first hands of a sitting, each with the report of the hand before it."""
-    records = [r for r, _ in simulate(ruleset, games=1, seed=5, violations=0.7)][:HANDS]
+    """The first hands of a sitting, each with the report of the hand before it: simulated
+    with planted violations, or a real game's for a ruleset with no simulator (riichi)."""
+    if ruleset in simulated():
+        records = [r for r, _ in simulate(ruleset, games=1, seed=5, violations=0.7)][:HANDS]
+    else:
+        records = real_game(ruleset)[:HANDS]
     reports = list(replay_games(records))
     return [(r, reports[k - 1] if k else None) for k, r in enumerate(records)]
 
