@@ -39,7 +39,7 @@ import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -120,15 +120,18 @@ class Archive:
         return self.con.cursor()
 
 
-def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
+def open_archive(
+    root: Path | str, scope: Scope | None = None, as_of: int | datetime | None = None
+) -> Archive:
     """Read ``root`` at its current manifest version into an in-memory DuckDB.
 
     With a ``scope`` (:meth:`Filters.scope`), only the files whose ``ruleset=``/``month=``
     folders can hold hands in it are read: the figures of filters inside the scope are
     the same as with the whole archive, and the rest of the archive is never opened.
+    With ``as_of`` (a version or a time), the archive as it was then.
     """
     root = Path(root).absolute()
-    data = DataDir(root)
+    data = DataDir(root, as_of=as_of)
     if not data.exists():
         raise NoData(how_to_get_data(root))
     scope = scope or Scope()
