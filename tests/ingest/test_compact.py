@@ -42,7 +42,10 @@ def test_compact_merges_small_files_and_keeps_every_row(tmp_path: Path) -> None:
     leftovers = [p for p in (root / "events").rglob("*.parquet") if p not in data.files("events")]
     # the replaced files stay for the versions of the last --retain-hours (a week)
     assert len(leftovers) == 4
-    for reader in (pl.scan_delta(str(root / "events")).collect(), pl.read_delta(str(root / "events"))):
+    for reader in (
+        pl.scan_delta(str(root / "events")).collect(),
+        pl.read_delta(str(root / "events")),
+    ):
         assert reader.height == before["counts"][2]  # a Delta reader sees only current files
     con = duckdb.connect(str(root / "catalog.duckdb"), read_only=True)
     assert con.execute("select count(*) from events").fetchone() == (before["counts"][2],)
