@@ -885,8 +885,11 @@ class DataDir:
                 [str(self.root.resolve()), int(self.manifest()["version"])],
             )
             con.execute("CHECKPOINT")
-        finally:
+        except BaseException:
             con.close()
+            tmp.unlink(missing_ok=True)
+            raise
+        con.close()
         os.replace(tmp, self.root / CATALOG)
 
     def catalog_current(self) -> bool:
@@ -908,13 +911,13 @@ class DataDir:
     def refresh_catalog(self) -> bool:
         """Rebuild ``catalog.duckdb`` if it is stale (the folder was moved or copied, or a
         writer was killed before rebuilding it); returns whether it did. A reader may do
-        this without the lock: the file is replaced in one step. A read-only folder keeps
-        its catalog as it is."""
+        this without the lock: the file is replaced in one step. A read-only folder (or
+        one with a damaged file) keeps its catalog as it is."""
         if self.as_of is not None or not self.exists() or self.catalog_current():
             return False
         try:
             self.build_catalog()
-        except OSError:
+        except (OSError, duckdb.Error):  # read-only, or a damaged file: the reader goes on
             return False
         return True
 
