@@ -507,7 +507,7 @@ def main() -> None:
     if args.smoke:
         args.hands, args.workdir, args.rebuild = 2000, smoke_workdir("dashboard"), True
     root = args.workdir / f"dashboard-{args.hands}"
-    if args.rebuild or not (root / "_manifest.json").exists():
+    if args.rebuild or not DataDir(root).exists():
         print(f"writing an archive of {args.hands:,} hands into {root}")
         secs = write_archive(root, args.hands)
         size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
