@@ -397,6 +397,13 @@ class DataDir:
             before = record["tables"]
         return rows
 
+    def version(self) -> int:
+        """The folder's current version, cheaply (the newest version file's name)."""
+        if self._held is not None or self.as_of is not None:
+            return int(self.manifest()["version"])
+        versions = self._versions()
+        return versions[-1] if versions else int(self.manifest()["version"])
+
     def exists(self) -> bool:
         return bool(self._versions()) or (self.root / MANIFEST).exists()
 
