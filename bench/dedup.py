@@ -139,7 +139,8 @@ def main() -> None:
         ten = r["per_batch_s"] * (scale if grows else 1.0) * BATCHES_10M
         rows.append(name)
         print(
-            f"{name:>12}: {r['per_batch_s'] * 1000:8.1f} ms a batch"
+            f"{name:>12}: {r['per_batch_s'] * 1000:8.1f} ms a batch "
+            f"({BATCH_HANDS / r['per_batch_s']:,.0f} hands/s)"
             + (f", load {r['load_s']:.1f} s" if "load_s" in r else "")
             + f", peak RSS {max(before, _rss()):,.0f} MB; a 10M-hand ingest: ~{ten:,.0f} s"
         )
