@@ -104,6 +104,40 @@ def bench_polars(data: DataDir, batches: list[pl.DataFrame]) -> dict[str, float]
     return {"per_batch_s": (time.perf_counter() - t) / len(batches)}
 
 
+def bench_plan(data: DataDir, spill: Path) -> None:
+    """The replay's "which games need replaying": ``replay/archive/plan.py`` (polars
+    joins of 128-bit hashes, in passes of 1M hands) against one DuckDB anti-join over the
+    tables' files with a 1 GB memory limit (the american cards' digest left out: the
+    benchmark has no american hands)."""
+    from mjaudit.parts.replay.archive.plan import plan
+
+    before = _rss()
+    t = time.perf_counter()
+    with data.writing():
+        stale = plan(data)
+    ours = time.perf_counter() - t
+    print(
+        f"{'replay plan':>12}: {ours:8.1f} s, {stale.stale:,} stale hands, "
+        f"peak RSS {max(before, _rss()):,.0f} MB ({stale.hands / ours:,.0f} hands/s)"
+    )
+    con = duckdb.connect(config={"memory_limit": "1GB", "temp_directory": str(spill)})
+    hands = [str(f) for f in data.files("hands")]
+    done = [str(f) for f in data.files("hand_results")]
+    t = time.perf_counter()
+    n = con.execute(
+        "SELECT count(*) FROM read_parquet(?) h "
+        "LEFT JOIN (SELECT game_id, hand_no, content_hash FROM read_parquet(?)) r "
+        "USING (game_id, hand_no) "
+        "WHERE r.content_hash IS NULL OR r.content_hash <> h.content_hash",
+        [hands, done],
+    ).fetchall()[0][0]
+    theirs = time.perf_counter() - t
+    print(
+        f"{'duckdb plan':>12}: {theirs:8.1f} s, {n:,} stale hands "
+        f"({stale.hands / theirs:,.0f} hands/s; its own memory is capped at 1 GB)"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--data", type=Path, default=ROOT / "bench" / "out" / "scale" / "data-1000000")
@@ -144,6 +178,7 @@ def main() -> None:
             + (f", load {r['load_s']:.1f} s" if "load_s" in r else "")
             + f", peak RSS {max(before, _rss()):,.0f} MB; a 10M-hand ingest: ~{ten:,.0f} s"
         )
+    bench_plan(data, work)
     print_peak_memory()
 
 
