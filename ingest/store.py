@@ -781,7 +781,7 @@ class DataDir:
         return table.version()
 
     def compact(
-        self, tables: Iterable[str] | None = None, retain_hours: float = RETAIN_HOURS
+        self, tables: Iterable[str] | None = None, retain_hours: int = RETAIN_HOURS
     ) -> dict[str, tuple[int, int]]:
         """Merge the files of each table partition into one, in one atomic commit, then
         vacuum: delete the files no version newer than ``retain_hours`` reads.
@@ -846,7 +846,7 @@ class DataDir:
         self.vacuum(retain_hours)
         return counts
 
-    def vacuum(self, retain_hours: float = RETAIN_HOURS) -> int:
+    def vacuum(self, retain_hours: int = RETAIN_HOURS) -> int:
         """Delete the files that no table version of the last ``retain_hours`` reads
         (Delta's vacuum); returns how many. Older versions cannot be read after it."""
         snapshot = self.manifest()
@@ -856,7 +856,7 @@ class DataDir:
             table = self._table(name) or DeltaTable(self.root / name)
             removed += len(
                 table.vacuum(
-                    retention_hours=int(retain_hours),
+                    retention_hours=retain_hours,
                     dry_run=False,
                     enforce_retention_duration=False,
                 )

@@ -635,7 +635,7 @@ def compact(
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
     retain_hours: Annotated[
-        float,
+        int,
         typer.Option(
             "--retain-hours",
             min=0,
