@@ -100,7 +100,7 @@ class DataDirBusy(RuntimeError):
 
 
 class DataDirError(RuntimeError):
-    """The data folder is not one of ours or its manifest is unreadable."""
+    """The data folder is not one of ours, or its version files or table logs are unreadable."""
 
 
 def _fsync_dir(path: Path) -> None:
