@@ -47,6 +47,7 @@ from deltalake import DeltaTable, Field, Schema
 from deltalake.transaction import (
     AddAction,
     CommitProperties,
+    PostCommitHookProperties,
     RemoveAction,
     Transaction,
     create_table_with_add_actions,
@@ -67,6 +68,10 @@ DELTA_LOG = "_delta_log"
 ROW_GROUP_ROWS = 128 * 1024
 CATALOG_EVERY = 30.0  # seconds between catalog rebuilds during one writing command
 RETAIN_HOURS = 168  # default of `mjaudit compact --retain-hours` (Delta Lake's own default)
+# Checkpoints as delta-rs makes them (every 100 commits), but no clean-up of old log
+# entries after every commit: it halved a commit's wall time (43 against 84 ms) and saved
+# 1.5 ms of CPU of 11; `mjaudit compact` cleans the log up with the vacuum instead.
+HOOKS = PostCommitHookProperties(create_checkpoint=True, cleanup_expired_logs=False)
 _VERSIONED = re.compile(r"-(\d{8})\.parquet$")
 
 
@@ -765,6 +770,7 @@ class DataDir:
                 [a for a in actions if isinstance(a, AddAction)],
                 mode="error",
                 commit_properties=self._txn(version),
+                post_commithook_properties=HOOKS,
             )
             return self._table(name).version()  # type: ignore[union-attr]
         have = set(pa.schema(table.schema().to_arrow()).names)
@@ -775,7 +781,11 @@ class DataDir:
             table.alter.add_columns([Field.from_arrow(f) for f in new])
             table.update_incremental()
         table.create_write_transaction(
-            actions, mode="append", schema=schema, commit_properties=self._txn(version)
+            actions,
+            mode="append",
+            schema=schema,
+            commit_properties=self._txn(version),
+            post_commithook_properties=HOOKS,
         )
         table.update_incremental()
         return table.version()
@@ -861,6 +871,7 @@ class DataDir:
                     enforce_retention_duration=False,
                 )
             )
+            table.cleanup_metadata()  # log entries past the table's log retention (30 days)
             table.update_incremental()
             delta[name] = table.version()
         if delta != snapshot["delta"]:  # vacuum logs a commit: a version of the folder
