@@ -20,6 +20,9 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 from mjaudit.parts.ingest.key_index import CONTENT_HASHES, KEY_HASHES, KeyIndex
+from mjaudit.parts.ingest.riichi_logs import FORMATS as RIICHI_FORMATS
+from mjaudit.parts.ingest.riichi_logs import read as read_riichi
+from mjaudit.parts.ingest.riichi_logs import sniff
 from mjaudit.parts.ingest.sheets import SheetItem, SheetProblem, looks_like_sheet, read_sheet
 from mjaudit.parts.ingest.sources import (
     DEFAULT_LIMITS,
@@ -229,8 +232,9 @@ class Ingestor:
         if self.batch.nbytes >= self.batch_bytes:
             self.flush()
 
-    def add_sheet_item(self, source: str, item: SheetItem) -> None:
-        """One game line of a score sheet: a results-only hand, or a quarantined line."""
+    def add_sheet_item(self, source: str, item: SheetItem, kind: str = "sheet") -> None:
+        """One game line of a score sheet (a results-only hand, or a quarantined line), or
+        one hand of a riichi log read by its importer (``kind`` "log")."""
         if isinstance(item, SheetProblem):
             self.summary.records += 1
             self._quarantine(source, item.line, RecordError(item.code, "", item.message), item.raw)  # type: ignore[arg-type]
@@ -241,7 +245,7 @@ class Ingestor:
             self.summary.records += 1
             self._quarantine(source, item.line, err, item.raw)
             return
-        self.add_parsed(source, item.line, parsed, item.raw, "sheet")
+        self.add_parsed(source, item.line, parsed, item.raw, kind)
 
     def add_refused(self, source: str, item: Refused) -> None:
         """A record refused by an input limit; the rest of the file is still read."""
@@ -407,8 +411,9 @@ def ingest(
 ) -> IngestSummary:
     """Ingest every log file or score sheet under ``paths`` into ``data_dir``.
 
-    ``fmt``: ``auto`` (by file name, and for sheets found in folders by content), ``mjlog``
-    or ``hk-sheet`` (every file is read as that format). ``limits``: the input limits of
+    ``fmt``: ``auto`` (by file name, and for sheets and riichi logs by content), ``mjlog``,
+    ``hk-sheet``, ``tenhou-xml``, ``tenhou-json`` or ``mjai`` (every file is read as that
+    format). ``limits``: the input limits of
     :mod:`ingest.sources` (record size, nesting, decompressed size and ratio).
     """
     args = list(paths)
@@ -418,6 +423,8 @@ def ingest(
     for f in files:
         if fmt != "auto":
             kinds[f] = fmt
+        elif (riichi := sniff(f)) is not None:
+            kinds[f] = riichi
         elif is_log_file(f):
             kinds[f] = "mjlog"
         elif f.resolve() in named or looks_like_sheet(f):
@@ -436,6 +443,11 @@ def ingest(
 
         for path in files:
             source = str(path.resolve())  # one name per file, however it was given
+            if kinds[path] in RIICHI_FORMATS:
+                progress(path.stat().st_size)
+                for riichi_item in read_riichi(path, kinds[path]):
+                    ingestor.add_sheet_item(source, riichi_item, "log")
+                continue
             if kinds[path] == "hk-sheet":
                 progress(path.stat().st_size)
                 for sheet_item in sheet_items(path):

@@ -56,6 +56,7 @@ import zstandard
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".json")
 SHEET_SUFFIXES = (".txt", ".sheet", ".csv")  # club score sheets (ingest/sheets.py)
+RIICHI_SUFFIXES = (".mjlog", ".xml")  # Tenhou mjlog XML (ingest/tenhou_xml.py)
 # The simulator's sidecar of planted-violation labels: not hand records, skipped in folders.
 LABELS_SUFFIX = ".labels.jsonl"
 CHUNK = 1 << 20
@@ -119,6 +120,10 @@ def is_sheet_file(path: Path) -> bool:
     return path.name.endswith(SHEET_SUFFIXES)
 
 
+def is_riichi_file(path: Path) -> bool:
+    return path.name.endswith(RIICHI_SUFFIXES)
+
+
 def expand_paths(args: list[str], any_named_file: bool = False) -> list[Path]:
     """Files, folders (searched recursively) and glob patterns, sorted and de-duplicated.
 
@@ -132,7 +137,7 @@ def expand_paths(args: list[str], any_named_file: bool = False) -> list[Path]:
                 p
                 for p in path.rglob("*")
                 if p.is_file()
-                and (is_log_file(p) or is_sheet_file(p))
+                and (is_log_file(p) or is_sheet_file(p) or is_riichi_file(p))
                 and not p.name.endswith(LABELS_SUFFIX)
             ]
         elif path.is_file():
@@ -142,11 +147,16 @@ def expand_paths(args: list[str], any_named_file: bool = False) -> list[Path]:
             if not matches:
                 raise NoInput(f"{arg}: no such file, folder or matching glob")
         for p in matches:
-            if not (is_log_file(p) or is_sheet_file(p) or (any_named_file and path.is_file())):
+            if not (
+                is_log_file(p)
+                or is_sheet_file(p)
+                or is_riichi_file(p)
+                or (any_named_file and path.is_file())
+            ):
                 if path.is_file():
                     raise NoInput(
                         f"{arg}: not a log or sheet file (expected one of "
-                        f"{', '.join(SUFFIXES + SHEET_SUFFIXES)}, or pass --format hk-sheet)"
+                        f"{', '.join(SUFFIXES + SHEET_SUFFIXES + RIICHI_SUFFIXES)}, or pass --format)"
                     )
                 continue
             found.add(Path(os.path.normpath(p)))

@@ -29,6 +29,7 @@ from mjaudit.parts.schemas.tiles import (
     AMERICAN,
     CHAN,
     MAHJONG,
+    RIICHI,
     VN160,
 )
 from msgspec import Meta, Struct, field
@@ -36,7 +37,14 @@ from msgspec import Meta, Struct, field
 FORMAT = "mjlog/1"
 MAX_SEATS = 5  # chan is played by 2-5 players; mahjong by 4 (2 in hk-mahjongo-2p)
 
-_ALL_CODES = sorted(set(MAHJONG.codes) | set(VN160.codes) | set(AMERICAN.codes) | set(CHAN.codes))
+_ALL_CODES = sorted(
+    set(MAHJONG.codes)
+    | set(VN160.codes)
+    | set(AMERICAN.codes)
+    | set(CHAN.codes)
+    | set(RIICHI.codes)
+    | {"5mr", "5pr", "5sr"}  # riichi: MJAI's red fives, read as 0m 0p 0s
+)
 TILE_PATTERN = "^(?:" + "|".join(_ALL_CODES) + "|[1-7]z|[\U0001f000-\U0001f02a][\ufe0e\ufe0f]?)$"
 
 Tile = Annotated[
@@ -45,7 +53,7 @@ Tile = Annotated[
         description=(
             "A tile or card code of the ruleset (see rules/): 1m-9m, 1p-9p, 1s-9s, E S W N, "
             "C F P, f1-f4, g1-g4, plus the ruleset's own codes (vn-160: k1-k4 q1-q4 and khung; "
-            "american: J, FL; chan: 2v-9v 2n-9n 2s-9s CC). Aliases 1z-7z and Unicode mahjong "
+            "american: J, FL; chan: 2v-9v 2n-9n 2s-9s CC; riichi: the red fives 0m 0p 0s). Aliases 1z-7z and Unicode mahjong "
             "tiles are accepted and normalised."
         ),
         extra_json_schema={"pattern": TILE_PATTERN},
@@ -164,6 +172,27 @@ class Win(_Event, tag="win"):
 
 class ExhaustiveDraw(_Event, tag="exhaustive_draw"):
     """The wall ran out: no winner."""
+
+
+class Riichi(_Event, tag="riichi"):
+    """riichi: ``seat`` declares riichi; its next discard is the declaration tile and, once
+    nobody wins on it, a 1,000-point stick goes to the table."""
+
+    seat: Seat
+
+
+class Dora(_Event, tag="dora"):
+    """riichi: a new dora indicator ``tile`` is turned (after a kan)."""
+
+    tile: Tile
+
+
+class AbortiveDraw(_Event, tag="abortive_draw"):
+    """riichi: the hand is drawn before the wall is exhausted (``reason``: ``nine_terminals``,
+    ``four_winds``, ``four_riichi``, ``four_kans``, ``triple_ron``)."""
+
+    reason: str
+    seat: Seat | None = None
 
 
 class Abandon(_Event, tag="abandon"):
@@ -288,6 +317,9 @@ Event = Union[
     Win,
     ExhaustiveDraw,
     Abandon,
+    Riichi,
+    Dora,
+    AbortiveDraw,
     Quint,
     Sextet,
     CharlestonPass,

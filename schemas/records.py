@@ -50,6 +50,10 @@ class ErrorCode(StrEnum):
     DUPLICATE_KEY_CONFLICT = "DUPLICATE_KEY_CONFLICT"
     FILE_TRUNCATED = "FILE_TRUNCATED"
     RECORD_TOO_LARGE = "RECORD_TOO_LARGE"
+    # riichi logs read by their own importers (ingest/tenhou_xml.py, tenhou_json.py, mjai.py)
+    BAD_XML = "BAD_XML"
+    BAD_TENHOU_JSON = "BAD_TENHOU_JSON"
+    BAD_MJAI = "BAD_MJAI"
 
 
 @dataclass(frozen=True)

@@ -133,4 +133,13 @@ AMERICAN = TileSet(
     _MAHJONG_ALIASES,
     _MAHJONG_EXPECTED.replace(", or", ", J (joker), FL (a flower), or"),
 )
+# riichi: the 34 kinds and the red fives 0m 0p 0s (Tenhou, MJAI: 5mr 5pr 5sr).
+RED_FIVES: tuple[str, ...] = ("0m", "0p", "0s")
+RIICHI = TileSet(
+    "riichi",
+    PLAYING_TILES + RED_FIVES,
+    {**_MAHJONG_ALIASES, "5mr": "0m", "5pr": "0p", "5sr": "0s"},
+    "1m-9m, 1p-9p, 1s-9s, E S W N, C F P, red fives 0m 0p 0s (or 5mr 5pr 5sr), "
+    "or a 5z / Unicode alias",
+)
 CHAN = TileSet("chan", CHAN_CARDS, {}, "2v-9v, 2n-9n, 2s-9s or CC")

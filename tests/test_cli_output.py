@@ -46,12 +46,12 @@ def test_unreadable_records_keep_their_corrupt_tag() -> None:
 
 
 def test_stats_rejects_an_unknown_ruleset_with_the_list(tmp_path: Path) -> None:
-    """`stats --ruleset riichi` silently matched nothing."""
+    """`stats --ruleset mcr` silently matched nothing."""
     data = tmp_path / "data"
     runner.invoke(app, ["ingest", str(EXAMPLES / "club-night.jsonl"), "--data", str(data)])
-    result = runner.invoke(app, ["stats", "--data", str(data), "--ruleset", "riichi"])
+    result = runner.invoke(app, ["stats", "--data", str(data), "--ruleset", "mcr"])
     assert result.exit_code == 2
-    assert "unknown ruleset 'riichi'" in result.output and "hk-classic" in result.output
+    assert "unknown ruleset 'mcr'" in result.output and "hk-classic" in result.output
 
 
 def test_chan_stats_tsv_is_tab_separated(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_an_unknown_event_type_lists_the_vocabulary_without_calling_it_unsupport
     from mjaudit.parts.schemas.records import RecordError, parse_record
 
     rec = json.loads((EXAMPLES / "club-night.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    rec["events"][0]["type"] = "riichi"
+    rec["events"][0]["type"] = "kita"
     try:
         parse_record(json.dumps(rec).encode())
     except RecordError as exc:

@@ -23,14 +23,19 @@ import test_american_examples as american_examples
 import test_chan_examples as chan_examples
 import test_vn160_examples as vn160_examples
 
+from tests.replay import riichi_builder
+
 runner = CliRunner()
-SAMPLE_CARD = Path(__file__).parents[1] / "replay" / "rulesets" / "american" / "cards" / "sample.yaml"
+SAMPLE_CARD = (
+    Path(__file__).parents[1] / "replay" / "rulesets" / "american" / "cards" / "sample.yaml"
+)
 
 
 RECORDS = {
     "chan": (chan_examples.x1().record, "score 9 điểm"),  # X1: T = 9, Bình +27
     "vn-160": (vn160_examples.v1_record, "0 phán"),  # V1: ù muỗi, 0 phán
     "american": (american_examples.a7_record, "LIKE-1 35"),
+    "riichi": (riichi_builder.settled_ron, "seat 1: 5 han 40 fu, 8000 points"),
 }
 
 

@@ -48,6 +48,7 @@ from mjaudit.parts.replay.rulesets.hk import options as hk_options
 from mjaudit.parts.replay.rulesets.hk.patterns import FAN_TABLES
 from mjaudit.parts.replay.rulesets.hk.score import RULES_FILE as HK_RULES_FILE
 from mjaudit.parts.replay.rulesets.hk.score import section as hk_section
+from mjaudit.parts.replay.rulesets.riichi import options as riichi_options
 from mjaudit.parts.replay.rulesets.vn160 import options as vn_options
 from mjaudit.parts.replay.rulesets.vn160.patterns import ORDER as VN_PATTERNS
 from mjaudit.parts.replay.rulesets.vn160.patterns import REPLACES as VN_REPLACES
@@ -176,6 +177,7 @@ RULES_PAGES: dict[str, tuple[str, tuple[str, ...]]] = {
     "rules/vn-160.md": ("vn160", ("vn-160",)),
     "rules/american.md": ("american", ("american",)),
     "rules/chan.md": ("chan", ("chan",)),
+    "rules/riichi.md": ("riichi", ("riichi",)),
 }
 
 
@@ -474,6 +476,7 @@ ENGINE_OPTIONS: dict[str, tuple[object, Apply]] = {
     "vn-160": (vn_options.VN160_DEFAULTS, vn_options.options_for),
     "american": (american_options.AMERICAN, american_options.options_for),
     "chan": (chan_options.DEFAULT, chan_options.options_for),
+    "riichi": (riichi_options.RiichiOptions(), riichi_options.options_for),
 }
 
 
@@ -571,7 +574,9 @@ EXAMPLE_PAGES: dict[str, str] = {
     "score.md": "project",
     "score-american-chan.md": "project",
 }
-CLUB_FOLDER = "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
+CLUB_FOLDER = (
+    "/tmp/club"  # the folder club.md and report.md were run in (paths outside it print whole)
+)
 ELIDED = "..."  # an output line standing for lines left out
 NOT_RUN = ("mjaudit dashboard",)  # a server: it runs until stopped
 

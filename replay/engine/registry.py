@@ -15,18 +15,26 @@ from mjaudit.parts.replay.rulesets.chan import checklist as chan_checklist
 from mjaudit.parts.replay.rulesets.chan import ruleset as chan
 from mjaudit.parts.replay.rulesets.hk import checklist as hk_checklist
 from mjaudit.parts.replay.rulesets.hk import ruleset as hk
+from mjaudit.parts.replay.rulesets.riichi import checklist as riichi_checklist
+from mjaudit.parts.replay.rulesets.riichi import ruleset as riichi
 from mjaudit.parts.replay.rulesets.vn160 import checklist as vn160_checklist
 from mjaudit.parts.replay.rulesets.vn160 import ruleset as vn160
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
-_DECLARED = {r.id: r for folder in (hk, vn160, american, chan) for r in folder.RULESETS}
+_DECLARED = {r.id: r for folder in (hk, vn160, american, chan, riichi) for r in folder.RULESETS}
 
 RULESETS: dict[str, Ruleset] = {rid: _DECLARED[rid] for rid in RULESET_IDS if rid in _DECLARED}
 
 # ruleset id -> (its checklist section, code -> where the rules define it)
 CHECKLISTS: dict[str, tuple[str, dict[str, str]]] = {
     rid: table
-    for folder in (hk_checklist, vn160_checklist, american_checklist, chan_checklist)
+    for folder in (
+        hk_checklist,
+        vn160_checklist,
+        american_checklist,
+        chan_checklist,
+        riichi_checklist,
+    )
     for rid, table in folder.CHECKLISTS.items()
 }
 

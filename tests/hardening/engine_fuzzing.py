@@ -20,21 +20,24 @@ from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from mjaudit.parts.ingest.tenhou_xml import read as read_tenhou_xml
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES as AMERICAN_OPTIONS
 from mjaudit.parts.replay.rulesets.chan.options import OPTION_NAMES as CHAN_OPTIONS
 from mjaudit.parts.replay.rulesets.hk.options import OPTION_NAMES as HK_OPTIONS
+from mjaudit.parts.replay.rulesets.riichi.options import OPTION_NAMES as RIICHI_OPTIONS
 from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES as VN160_OPTIONS
 from mjaudit.parts.replay.sim import simulate_sittings
 from mjaudit.parts.schemas.mjlog import EVENT_TYPES
 from mjaudit.parts.schemas.records import RecordError, parse_record
 from mjaudit.parts.schemas.rows import RowBuffers, records_from_tables
-from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, VN160
+from mjaudit.parts.schemas.tiles import AMERICAN, CHAN, MAHJONG, RIICHI, VN160
 
 from tests.hardening.fuzzing import JSON_VALUES
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RIICHI_LOG = Path(__file__).resolve().parents[1] / "data" / "riichi" / "mjx" / "double-ron.mjlog"
 
 
 def _bases() -> list[dict[str, Any]]:
@@ -45,6 +48,7 @@ def _bases() -> list[dict[str, Any]]:
     for ruleset in ("hk-mahjongo", "hk-mahjongo-2p"):
         hands = simulate_sittings(ruleset, games=1, seed=3, players=4)
         out.extend(rec for rec, _ in list(hands)[:3])
+    out.extend(item.record for item in list(read_tenhou_xml(RIICHI_LOG))[:4])  # type: ignore[union-attr]
     return out
 
 
@@ -56,10 +60,13 @@ OPTIONS: dict[str, frozenset[str]] = {
     "vn-160": VN160_OPTIONS,
     "american": AMERICAN_OPTIONS,
     "chan": CHAN_OPTIONS,
+    "riichi": RIICHI_OPTIONS,
 }
 # Every code of every tile family plus aliases and near misses: a tile of another game is
 # as likely in a bad log as a random string.
-ALL_CODES = set(MAHJONG.codes) | set(VN160.codes) | set(AMERICAN.codes) | set(CHAN.codes)
+ALL_CODES = (set(MAHJONG.codes) | set(VN160.codes) | set(AMERICAN.codes) | set(CHAN.codes)) | set(
+    RIICHI.codes
+)
 TILE_CODES = [*sorted(ALL_CODES), "5z", "0m", "10p", "", "🀄", "1M"]
 TILES = st.sampled_from(TILE_CODES)
 SEATS = st.integers(-2, 6)

@@ -274,7 +274,7 @@ def test_json_single_object_is_one_record(tmp_path: Path) -> None:
 
 
 def test_json_single_bad_object_is_quarantined_byte_exact(tmp_path: Path) -> None:
-    bad = json.dumps(record(ruleset="riichi"), indent=2).encode()
+    bad = json.dumps(record(ruleset="mcr"), indent=2).encode()
     path = tmp_path / "one.json"
     path.write_bytes(bad + b"\n")
     summary = ingest([str(path)], tmp_path / "data")

@@ -516,10 +516,10 @@ CASES: list[tuple[str, bytes, ErrorCode, str, list[str]]] = [
     ),
     (
         "unknown-ruleset",
-        _raw(record(hand_no=9, ruleset="riichi")),
+        _raw(record(hand_no=9, ruleset="mcr")),
         ErrorCode.UNKNOWN_RULESET,
         "$.ruleset",
-        ["'riichi'", "hk-classic, hk-mahjongo, hk-mahjongo-2p, vn-160, american, chan"],
+        ["'mcr'", "hk-classic, hk-mahjongo, hk-mahjongo-2p, vn-160, american, chan, riichi"],
     ),
     (
         "unknown-event",
@@ -637,7 +637,7 @@ def test_good_records_beside_bad_ones_are_all_ingested(tmp_path: Path) -> None:
         line(record(hand_no=1)),
         b"",
         b"{not json",
-        line(record(hand_no=2, ruleset="riichi")),
+        line(record(hand_no=2, ruleset="mcr")),
         line(record(hand_no=3)),
         b"   ",
         line(record(hand_no=4, events=[{"type": "discard", "seat": 0, "tile": "0p"}])),

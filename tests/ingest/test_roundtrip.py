@@ -300,10 +300,10 @@ def test_committed_schema_is_fresh() -> None:
     [
         record(game_id=""),
         record(format="mjlog/2"),
-        record(ruleset="riichi"),
+        record(ruleset="mcr"),
         record(events=[{"type": "charleston", "seat": 0}]),
         record(events=[{"type": "discard", "seat": 0}]),
-        record(events=[{"type": "discard", "seat": 0, "tile": "0m"}]),
+        record(events=[{"type": "discard", "seat": 0, "tile": "10p"}]),
         record(hand_no=0),
         record(dice=[7]),
     ],

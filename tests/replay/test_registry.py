@@ -13,7 +13,7 @@ from mjaudit.parts.replay.engine.ruleset import Ruleset
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
 REPLAY = Path(__file__).resolve().parents[2] / "replay"
-RULESET_FOLDERS = {"hk", "vn160", "american", "chan"}
+RULESET_FOLDERS = {"hk", "vn160", "american", "chan", "riichi"}
 
 
 def test_every_ruleset_id_of_the_log_format_has_an_engine() -> None:

@@ -9,6 +9,7 @@ import pytest
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.sim import rulesets as simulated
 from mjaudit.parts.replay.sim import write_simulation
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 from mjaudit.parts.service.app import create_app
@@ -21,7 +22,12 @@ from tests.service.conftest import WRITE
 from tests.service.play import engine_fields, play
 
 # the rulesets whose engine steps through a hand (score-sheet hands have no events)
-PLAYABLE = [r for r in RULESET_IDS if (rs := registry.get(r)) is not None and rs.position]
+# the rulesets with a step-through view and a simulator to play a sitting (riichi has none)
+PLAYABLE = [
+    r
+    for r in RULESET_IDS
+    if (rs := registry.get(r)) is not None and rs.position and r in simulated()
+]
 HANDS = 5  # the first hands of one sitting: each has the hand before it (rotation checks)
 
 
