@@ -55,10 +55,18 @@ def test_upgrade_converts_the_manifest_layout_with_nothing_lost(tmp_path: Path) 
     assert "converted" in result.output
     assert not (root / MANIFEST).exists()
     assert (root / "_mjaudit" / "mjdata-1-manifest.json").exists()
-    # the files are kept as they are: the Delta tables name them
-    assert sorted(p.relative_to(root) for p in root.rglob("*.parquet")) == files_before
+    # the files are kept as they are: the Delta tables name them; the only files added
+    # are the first (empty) files of tables newer than the folder
+    after = sorted(p.relative_to(root) for p in root.rglob("*.parquet"))
+    assert set(files_before) <= set(after)
+    assert {p.parts[0] for p in set(after) - set(files_before)} <= set(ALL_TABLES) - set(
+        EXPECTED["tables"]
+    )
     data = DataDir(root)
-    assert data.manifest()["version"] == EXPECTED["version"]
+    # the converted version keeps its number; tables newer than the folder come after it
+    assert data.history()[0]["version"] == EXPECTED["version"]
+    new_tables = set(ALL_TABLES) - set(EXPECTED["tables"])
+    assert data.manifest()["version"] == EXPECTED["version"] + bool(new_tables)
     assert _fingerprints(lambda t: data.scan(t).collect()) == EXPECTED["tables"]
     # and other readers see exactly those rows: delta-rs, polars, the DuckDB catalog
     assert _fingerprints(lambda t: pl.read_delta(str(root / t))) == EXPECTED["tables"]
@@ -73,6 +81,8 @@ def test_upgrade_converts_the_manifest_layout_with_nothing_lost(tmp_path: Path) 
     # the de-duplication and the replay plan read the converted tables
     again = ingest([str(EXAMPLES / "club-night.jsonl")], root)
     assert (again.hands_added, again.skipped_present) == (0, 22)
+    # every hand, if the folder predates a summary table the replay now writes; else none
+    assert replay_archive(root).replayed in (0, EXPECTED["tables"]["hands"]["rows"])
     assert replay_archive(root).replayed == 0
     assert (
         runner.invoke(app, ["upgrade", "--data", str(root)])
@@ -83,13 +93,16 @@ def test_upgrade_converts_the_manifest_layout_with_nothing_lost(tmp_path: Path) 
 
 def test_the_first_write_converts_and_stats_are_unchanged(tmp_path: Path) -> None:
     root = _old_folder(tmp_path)
+    # (a folder replayed before a summary table existed is refused by stats, converted
+    # or not, with the same message: run `mjaudit replay`)
     before = runner.invoke(app, ["stats", "--data", str(root), "--format", "csv"])
-    assert before.exit_code == 0, before.output
     summary = ingest([str(EXAMPLES / "with-problems.jsonl")], root)  # all present already
     assert summary.hands_added == 0
     assert (root / VERSIONS).is_dir() and not (root / MANIFEST).exists()
     after = runner.invoke(app, ["stats", "--data", str(root), "--format", "csv"])
-    assert after.stdout == before.stdout
+    assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)
+    replay_archive(root)
+    assert runner.invoke(app, ["stats", "--data", str(root), "--format", "csv"]).exit_code == 0
 
 
 def test_an_interrupted_conversion_is_done_again_by_the_next_writer(
