@@ -20,6 +20,7 @@ from helpers import (
     Killed,
     catalog_counts,
     check_consistent,
+    check_delta_readers,
     hand_boundaries,
     replay_bytes,
     run,
@@ -79,7 +80,7 @@ def test_ingest_killed_at_random_points_then_completed(world, tmp_path):
         killed = run_and_kill(
             "ingest", str(world["archive"]), "--data", str(root), cwd=tmp_path, after=after
         )
-        if not (root / "_manifest.json").exists():
+        if not DataDir(root).exists():
             assert killed.killed  # killed before its first commit: nothing to read yet
             outcomes.append((killed, 0))
             continue
@@ -94,6 +95,7 @@ def test_ingest_killed_at_random_points_then_completed(world, tmp_path):
     assert done.returncode == 0, done.stderr
     assert check_consistent(root) == TOTAL
     assert catalog_counts(root)["hands"] == TOTAL
+    check_delta_readers(root)  # a plain Delta reader sees exactly the same rows
     assert outcomes  # (visible with -ra on failure)
 
 
@@ -117,6 +119,7 @@ def test_replay_killed_at_random_points_then_completed(world, tmp_path):
     assert done.returncode == 0, done.stderr
     assert replay_bytes(root) == world["replay_bytes"]
     assert catalog_counts(root)["hand_results"] == TOTAL
+    check_delta_readers(root)
 
 
 def _row(table_text: str, label: str) -> int:
