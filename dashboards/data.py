@@ -5,20 +5,22 @@ call the same functions the pages do. Every value from the user reaches SQL as a
 parameter; only fixed names are placed in SQL text.
 
 :func:`open_archive` reads a data folder at one manifest version into an in-memory DuckDB,
-once per version: the summary tables (``game_days``, ``player_games``, ``player_fans``,
-``finding_counts``, written by the replay) are copied into memory, and the overview,
-players, fan-histogram and chắn figures sum them. The queries of the hand rows (marked
-:func:`hand_level`: a player's hands, patterns, limit hands, the findings list, the
-replayer, and figures the summaries cannot give, such as the hands a selected player sat
-at) load those rows the first time one runs: the statistics tables joined with the hand
-columns the filters need (``hand_facts``, ``seat_facts``, ``finding_facts``,
-``fan_facts``), so their queries scan memory with few joins. Each summary query has its
-hand-row definition beside it (``*_raw``), which tests/stats/test_summary.py checks it
-against. ``hands``, ``seats``, ``scores``, ``hand_results``, ``fans`` and
-``findings`` keep their names and columns (tables or views over the facts) for
-:mod:`dashboards.queries`. ``events`` and the full ``hands`` rows stay on disk as Parquet
-views under schema ``raw``, read one hand at a time by the replayer. Nothing is written to
-the data folder (DuckDB spills to a temporary folder elsewhere).
+once per version: the summary tables summed on every page (``game_days``,
+``player_games``, ``player_fans``, ``finding_counts``, written by the replay) are copied
+into memory; the larger ones only the player and fans pages read (``player_patterns``,
+``player_pairs``, ``limit_wins``) stay on disk as views (``ON_DISK_SUMMARIES``). No page
+loads the hand rows: the player page sums its sittings (``player_games``), the replayer
+lists sittings from ``game_days`` and reads one sitting's rows from the files by
+``game_id`` (pushed down to the Parquet row groups), the findings list reads the page's
+sittings only. The figures the summaries cannot give (the hands a selected player sat
+at) read the hand rows of those players' sittings only (:func:`with_players`). Each
+summary query has its hand-row definition beside it (``*_raw``, marked
+:func:`hand_level`: the first one loads every hand row into memory as ``hand_facts``,
+``seat_facts``, ``finding_facts``, ``fan_facts``), which tests/stats/test_summary.py
+checks it against; an archive with hands not replayed yet (which no summary names) has
+the pages read those. ``events`` and the full ``hands`` rows stay on disk as Parquet
+views under schema ``raw``. Nothing is written to the data folder (DuckDB spills to a
+temporary folder elsewhere).
 
 Mahjong and chắn never share a figure: every fact table carries the hand's ``game``
 (``hands.game``; for a folder written before that column, derived from the ruleset) and
@@ -36,6 +38,7 @@ How the sidebar's player filter applies (the other filters select hands):
 from __future__ import annotations
 
 import functools
+import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -44,10 +47,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
+import numpy as np
 import polars as pl
 import pyarrow as pa
 from mjaudit.parts.dashboards.queries import (
     LOCAL_TIME,
+    SUMMED_TABLES,
     Filters,
     create_views,
     memory_db,
@@ -59,9 +64,16 @@ from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import RULESETS, Game
-from mjaudit.parts.schemas.tables import ALL_TABLES, INGEST_TABLES, SUMMARY_TABLES
+from mjaudit.parts.schemas.tables import (
+    ALL_TABLES,
+    INGEST_TABLES,
+    ON_DISK_SUMMARIES,
+    SUMMARY_KEY,
+    SUMMARY_TABLES,
+)
 
 T = TypeVar("T")
+SUMMARY_KEY_NAMES = {f.name for f in SUMMARY_KEY}
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -113,6 +125,7 @@ class Archive:
     con: duckdb.DuckDBPyConnection
     scope: Scope = field(default_factory=Scope)
     files: dict[str, list[Path]] = field(default_factory=dict)  # the files each table read
+    totals: threading.Thread | None = None  # the background part of _totals
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         """A cursor per query: DuckDB connections are not shared between threads, and
@@ -137,8 +150,96 @@ def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
     con.execute("CREATE SCHEMA raw")
     files = create_views(con, data, scope, schema="raw")
     for name in SUMMARY_TABLES:
-        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM raw."{name}"')
-    return Archive(root, version, con, scope, files)
+        kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
+        con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
+    totals = _totals(con)
+    return Archive(root, version, con, scope, files, totals)
+
+
+# Summary tables totalled in memory over sittings, days, venues and tables: the queries of
+# filters that select none of those (:func:`totalled`) read a row per player and ruleset
+# instead of one per sitting. The last ones are totalled in the background (at 10M hands
+# player_patterns has 11M rows: 2 s); until then their queries read the files.
+TOTALLED = ("player_games", "player_fans")
+TOTALLED_LATER = ("player_patterns",)
+
+
+def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
+    """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
+    same columns, its rows summed over game_id, venue, table and day (those left NULL).
+    A query's search path (:func:`totalled`) finds a table there once it is made, else
+    the one over the files: the same figures either way."""
+    con.execute("CREATE SCHEMA totals")
+    for name in TOTALLED:
+        _total(con, name)
+    con.execute(  # each sitting as the replayer and findings lists show it, unfiltered
+        f"""CREATE TABLE totals.spans AS SELECT d.game_id, min(d.first_at) AS first_at,
+        max(d.last_at) AS last_at, {_SITTING_COLUMNS}
+        FROM game_days d GROUP BY d.game_id"""
+    )
+    later = con.cursor()
+
+    def rest() -> None:
+        try:
+            for name in TOTALLED_LATER:
+                _total(later, name)
+        except duckdb.Error:  # the archive was closed first: its queries read the files
+            pass
+        finally:
+            later.close()
+
+    # Not a daemon: a process that ends while DuckDB runs the query aborts.
+    thread = threading.Thread(target=rest, name="summary-totals")
+    thread.start()
+    return thread
+
+
+def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Make ``totals.<name>`` (see :func:`_totals`)."""
+    dropped = {"game_id", "venue", "table", "day"}
+    schema = SUMMARY_TABLES[name]
+    summed = {
+        f.name
+        for f in schema
+        if f.type in (pa.int64(), pa.float64()) and f.name not in SUMMARY_KEY_NAMES
+    }
+    cols = []
+    for f in schema:
+        if f.name in dropped:
+            cols.append(f'NULL::{_SQL_TYPES[f.type]} AS "{f.name}"')
+        elif f.name in summed:
+            cols.append(f'sum("{f.name}")::{_SQL_TYPES[f.type]} AS "{f.name}"')
+        else:
+            cols.append(f'"{f.name}"')
+    keys = ", ".join(f'"{f.name}"' for f in schema if f.name not in summed | dropped)
+    con.execute(
+        f'CREATE TABLE totals."{name}" AS SELECT {", ".join(cols)} '
+        f'FROM raw."{name}" GROUP BY {keys}'
+    )
+
+
+_SQL_TYPES = {
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.string(): "VARCHAR",
+    pa.date32(): "DATE",
+}
+
+
+def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:
+    """A cursor whose ``player_games``, ``player_fans`` and ``player_patterns`` are the
+    totals (:func:`_totals`) when ``f`` selects no venue, table or dates (its game,
+    ruleset, source and players select on columns the totals keep), else ``con``."""
+    if f.venue or f.table or f.since or f.until:
+        return con
+    have = con.execute(
+        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = 'totals'"
+    ).fetchall()[0][0]
+    if not have:  # a connection of queries.connect (mjaudit stats)
+        return con
+    cur = con.cursor()
+    cur.execute("SET search_path = 'totals,main'")
+    return cur
 
 
 def index(root: Path | str) -> dict[str, Any]:
@@ -152,8 +253,8 @@ def index(root: Path | str) -> dict[str, Any]:
     con = memory_db()
     try:
         con.execute("CREATE SCHEMA raw")
-        create_views(con, data, schema="raw", tables=("hands", "seats", *SUMMARY_TABLES))
-        for name in SUMMARY_TABLES:
+        create_views(con, data, schema="raw", tables=("hands", "seats", *SUMMED_TABLES))
+        for name in SUMMED_TABLES:
             con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM raw."{name}"')
         hands = data.manifest()["tables"].get("hands", [])
         named = {seg["ruleset"] for rel in hands if "ruleset" in (seg := segments(rel))}
@@ -208,51 +309,115 @@ def load_facts(con: duckdb.DuckDBPyConnection) -> None:
             _load_facts(con)
 
 
-def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
-    """The in-memory tables (see the module docstring)."""
+def _load_facts(
+    con: duckdb.DuckDBPyConnection, schema: str = "main", games: list[str] | None = None
+) -> None:
+    """The in-memory tables (see the module docstring), in ``schema``; with ``games``,
+    of those games only (read from the files with the game_id filter pushed down)."""
     game = _game_column(con)
     cols = ", ".join(f"{game} AS game" if c == "game" else f'"{c}"' for c in HAND_COLUMNS)
     hand_cols = (
         "h.ruleset, h.game, h.source_kind, h.started_at, h.utc_offset_minutes, h.venue, "
         'h."table", h.day'
     )
-    con.execute(f"CREATE TABLE hands AS SELECT {cols} FROM raw.hands")
-    con.execute("CREATE TABLE hand_results AS SELECT * FROM raw.hand_results")
+    s = f'"{schema}".'
+    only, params = ("", []) if games is None else (f"WHERE game_id IN ({_marks(games)})", games)
+
+    def run(sql: str, read: int = 1) -> None:
+        con.execute(sql, params * read)
+
+    run(f"CREATE TABLE {s}hands AS SELECT {cols} FROM raw.hands {only}")
+    run(f"CREATE TABLE {s}hand_results AS SELECT * FROM raw.hand_results {only}")
     con.execute(
-        f"""CREATE TABLE hand_facts AS
+        f"""CREATE TABLE {s}hand_facts AS
         SELECT h.*, CAST({LOCAL_TIME} AS DATE) AS day, r.game_id IS NOT NULL AS replayed,
                r.ended_by, r.fan, r.raw_fan, r.is_limit, r.self_drawn, r.discarder, r.winners,
                r.n_findings, r.n_serious
-        FROM hands h LEFT JOIN hand_results r USING (game_id, hand_no)"""
+        FROM {s}hands h LEFT JOIN {s}hand_results r USING (game_id, hand_no)"""
     )
-    con.execute(
-        f"""CREATE TABLE seat_facts AS
+    run(
+        f"""CREATE TABLE {s}seat_facts AS
         SELECT s.game_id, s.hand_no, s.seat, s.player, s.seat_wind, {hand_cols},
                h.replayed, h.ended_by, h.fan, h.raw_fan, h.is_limit, h.self_drawn,
                sc.game_id IS NOT NULL AS scored, sc.delta,
                coalesce(sc.is_winner, FALSE) AS is_winner,
                coalesce(sc.is_discarder, FALSE) AS is_discarder,
                coalesce(sc.is_liable, FALSE) AS is_liable
-        FROM raw.seats s
-        JOIN hand_facts h USING (game_id, hand_no)
-        LEFT JOIN raw.scores sc USING (game_id, hand_no, seat)"""
+        FROM (SELECT * FROM raw.seats {only}) s
+        JOIN {s}hand_facts h USING (game_id, hand_no)
+        LEFT JOIN (SELECT * FROM raw.scores {only}) sc USING (game_id, hand_no, seat)""",
+        2,
     )
     con.execute(
-        "CREATE VIEW seats AS SELECT game_id, hand_no, seat, player, seat_wind FROM seat_facts"
+        f"CREATE VIEW {s}seats AS SELECT game_id, hand_no, seat, player, seat_wind "
+        f"FROM {s}seat_facts"
     )
     con.execute(
-        """CREATE VIEW scores AS SELECT game_id, hand_no, seat, player, delta, is_winner,
-        is_discarder, is_liable FROM seat_facts WHERE scored"""
+        f"""CREATE VIEW {s}scores AS SELECT game_id, hand_no, seat, player, delta, is_winner,
+        is_discarder, is_liable FROM {s}seat_facts WHERE scored"""
     )
     for name, facts in (("findings", "finding_facts"), ("fans", "fan_facts")):
         names = ALL_TABLES[name].names  # both have their own ruleset column
         own = ", ".join(f'x."{c}"' for c in names)
-        con.execute(
-            f"""CREATE TABLE {facts} AS SELECT {own}, {hand_cols.replace("h.ruleset, ", "")}
-            FROM raw."{name}" x JOIN hand_facts h USING (game_id, hand_no)"""
+        run(
+            f"""CREATE TABLE {s}{facts} AS SELECT {own}, {hand_cols.replace("h.ruleset, ", "")}
+            FROM (SELECT * FROM raw."{name}" {only}) x
+            JOIN {s}hand_facts h USING (game_id, hand_no)"""
         )
         plain = ", ".join(f'"{c}"' for c in names)
-        con.execute(f'CREATE VIEW "{name}" AS SELECT {plain} FROM {facts}')
+        con.execute(f'CREATE VIEW {s}"{name}" AS SELECT {plain} FROM {s}{facts}')
+
+
+_SCOPED_KEEP = 16  # the hand rows of this many player selections stay in memory
+
+
+def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
+    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
+    the sittings at which one of ``players`` sat (from ``player_games``), made once per
+    selection: what the hand figures of selected players need, without every hand."""
+    name = "players_" + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
+    with _FACTS_LOCK:
+        have = [
+            r[0]
+            for r in con.execute(
+                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE 'players_%' "
+                "ORDER BY oid"
+            ).fetchall()
+        ]
+        if name not in have:
+            games = [
+                r[0]
+                for r in con.execute(
+                    f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
+                    f"({_marks(players)}) ORDER BY 1",
+                    list(players),
+                ).fetchall()
+            ]
+            con.execute(f'CREATE SCHEMA "{name}"')
+            _load_facts(con, name, games or [""])
+            for old in have[: max(0, len(have) + 1 - _SCOPED_KEEP)]:
+                con.execute(f'DROP SCHEMA "{old}" CASCADE')
+    return name
+
+
+def with_players(fn: Callable[..., T]) -> Callable[..., T]:
+    """A hand-row query (a :func:`hand_level` one) that, with players selected, reads
+    only the hand rows of their sittings (:func:`_players_games`): the whole archive's
+    hand rows are loaded only when some hands are not replayed (no summary names them)."""
+    raw = getattr(fn, "__wrapped__", fn)
+
+    @functools.wraps(fn)
+    def run(con: duckdb.DuckDBPyConnection, f: Filters, *args: Any, **kwargs: Any) -> T:
+        if not f.players or _unreplayed(con):
+            return fn(con, f, *args, **kwargs)
+        cur = con.cursor()  # a search path of its own
+        try:
+            cur.execute(f"SET search_path = '{_players_games(con, f.players)},main'")
+            return raw(cur, f, *args, **kwargs)
+        finally:
+            cur.close()
+
+    return run
 
 
 def _local_at(alias: str) -> str:
@@ -338,7 +503,12 @@ def filter_options(
         "tables": values(
             'SELECT DISTINCT "table" FROM game_days WHERE "table" IS NOT NULL ORDER BY 1'
         ),
-        "players": values("SELECT DISTINCT player FROM player_games ORDER BY 1"),
+        "players": [
+            r[0]
+            for r in totalled(con, Filters())
+            .execute("SELECT DISTINCT player FROM player_games ORDER BY 1")
+            .fetchall()
+        ],
         "sources": values("SELECT DISTINCT source_kind FROM game_days ORDER BY 1"),
         "first_day": first,
         "last_day": last,
@@ -383,8 +553,9 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     replayed hands; ``violations`` counts PLAYER_VIOLATION findings. With players
     selected, the hand figures are of the hands they sat at, which per-player sums cannot
     give: :func:`overview_raw` reads the hand rows then."""
+    con = totalled(con, f)
     if f.players:
-        return overview_raw(con, f)
+        return with_players(overview_raw)(con, f)
     where, params = f.summary_where()
     sittings, hands, wins, draws, first, last = _row(
         con,
@@ -499,7 +670,7 @@ def activity(
     by the span of the filtered hands), and the grain used, from ``game_days`` (with
     players selected, :func:`activity_raw`: the hands they sat at)."""
     if f.players:
-        return activity_raw(con, f, grain)
+        return with_players(activity_raw)(con, f, grain)
     where, params = f.summary_where()
     grain = _grain(con, "game_days g", where, params, grain)
     frame = _frame(
@@ -578,6 +749,7 @@ def leaderboard(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int = 0) 
     """Players by net points, those with at least ``min_hands`` replayed hands (the
     definitions of :func:`dashboards.queries.player_stats`): one row per player and unit,
     since HK points, vn-160 units and card points are different currencies."""
+    con = totalled(con, f)
     where, params = _players_where(f)
     return _frame(
         con,
@@ -621,31 +793,159 @@ def leaderboard_raw(con: duckdb.DuckDBPyConnection, f: Filters, min_hands: int =
 
 def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Every player's statistics, as ``mjaudit stats`` prints them (the summary tables)."""
+    con = totalled(con, f)
     return player_stats(con, f)
 
 
-@hand_level
-def player_hands(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
-    """One row per replayed hand of ``player`` in time order: the series behind the
-    cumulative net, the moving win and deal-in rates, their fans and how they won. The
-    sidebar's player filter does not apply: the page is about this player."""
-    where, params = f.where("s")
+# The last step of player_sittings and its definition: each row of `mine` at the first
+# hand of its sitting and day (`starts`).
+_SITTINGS_SERIES = """
+    SELECT t.at, m.day, m.game_id, m.ruleset, m.hands, m.wins, m.win_hands, m.self_draws,
+           m.deal_ins, m.net
+    FROM mine m JOIN starts t
+      ON t.game_id = m.game_id AND t.day IS NOT DISTINCT FROM m.day AND t.ruleset = m.ruleset
+    ORDER BY t.at, m.game_id, m.day, m.ruleset"""
+
+
+def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """One row per sitting, day and ruleset of ``player`` (replayed hands), in the order
+    of their first hand under the filters (``at``), from the summary: the series behind
+    the cumulative net and the moving win and deal-in rates.
+    The sidebar's player filter does not apply: the page is about this player."""
+    where, params = f.summary_where()
+    dwhere, dparams = f.summary_where("d")
     return _frame(
         con,
         f"""
-        SELECT {_local_at("s")} AS at, s.game_id, s.hand_no, s.ruleset,
-               coalesce(s.delta, 0) AS delta, s.is_winner, s.is_discarder,
-               s.is_winner AND s.self_drawn AS self_drawn, s.ended_by,
-               CASE WHEN s.is_winner THEN s.fan END AS fan
-        FROM seat_facts s
-        WHERE s.player = ? AND s.scored AND {where}
-        ORDER BY s.started_at, s.game_id, s.hand_no
+        WITH mine AS (
+            SELECT g.game_id, g.day, g.ruleset, sum(g.hands)::BIGINT AS hands,
+                   sum(g.wins)::BIGINT AS wins, sum(g.win_hands)::BIGINT AS win_hands,
+                   sum(g.self_draws)::BIGINT AS self_draws,
+                   sum(g.deal_ins)::BIGINT AS deal_ins, sum(g.net) AS net
+            FROM player_games g WHERE g.player = ? AND {where}
+            GROUP BY g.game_id, g.day, g.ruleset
+        ),
+        starts AS (
+            SELECT d.game_id, d.day, d.ruleset, min(d.first_at) AS at
+            FROM game_days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
+            GROUP BY ALL
+        )
+        {_SITTINGS_SERIES}
         """,
+        [player, *params, *dparams],
+    )
+
+
+@hand_level
+def player_sittings_raw(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """:func:`player_sittings` from the hand rows (the definition it is checked against)."""
+    where, params = f.where("s")
+    hwhere, hparams = f.where("h")
+    return _frame(
+        con,
+        f"""
+        WITH mine AS (
+            SELECT s.game_id, s.day, s.ruleset, count(*) AS hands,
+                   count(*) FILTER (WHERE s.is_winner) AS wins,
+                   count(*) FILTER (WHERE s.is_winner AND s.ended_by = 'win') AS win_hands,
+                   count(*) FILTER (WHERE s.is_winner AND s.self_drawn) AS self_draws,
+                   count(*) FILTER (WHERE s.is_discarder) AS deal_ins,
+                   coalesce(sum(s.delta), 0) AS net
+            FROM seat_facts s WHERE s.player = ? AND s.scored AND {where}
+            GROUP BY s.game_id, s.day, s.ruleset
+        ),
+        starts AS (
+            SELECT h.game_id, h.day, h.ruleset, min(h.started_at) AS at
+            FROM hand_facts h WHERE h.replayed AND {hwhere} GROUP BY ALL
+        )
+        {_SITTINGS_SERIES}
+        """,
+        [player, *params, *hparams],
+    )
+
+
+def moving_rates(sittings: pl.DataFrame, window: int) -> pl.DataFrame:
+    """The win and deal-in rates over the last ``window`` hands at the end of each row of
+    :func:`player_sittings`, to whole sittings: over the fewest latest sittings that
+    hold at least ``window`` hands (all of them, early on). ``hand``: the hands so far."""
+    hands = sittings["hands"].cum_sum().to_numpy()
+    wins = np.concatenate([[0], sittings["wins"].cum_sum().to_numpy()])
+    deal_ins = np.concatenate([[0], sittings["deal_ins"].cum_sum().to_numpy()])
+    upto = np.concatenate([[0], hands])
+    # the window starts after the last sitting that ends `window` hands or more back
+    start = np.searchsorted(upto, hands - window, side="right") - 1
+    start = np.clip(start, 0, None)
+    end = np.arange(1, len(hands) + 1)
+    span = upto[end] - upto[start]
+    return pl.DataFrame(
+        {
+            "hand": hands,
+            "win rate": (wins[end] - wins[start]) / span,
+            "deal-in rate": (deal_ins[end] - deal_ins[start]) / span,
+        }
+    )
+
+
+def player_fans(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """``player``'s wins by ruleset and (capped) fan: how many, how many self-drawn."""
+    con = totalled(con, f)
+    where, params = f.summary_where()
+    return _frame(
+        con,
+        f"""SELECT g.ruleset, g.fan, sum(g.wins)::BIGINT AS wins,
+               sum(g.self_draws)::BIGINT AS self_draws
+        FROM player_fans g WHERE g.player = ? AND {where} GROUP BY ALL ORDER BY 1, 2""",
         [player, *params],
     )
 
 
 @hand_level
+def player_fans_raw(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> pl.DataFrame:
+    """:func:`player_fans` from the hand rows (the definition it is checked against)."""
+    where, params = f.where("s")
+    return _frame(
+        con,
+        f"""SELECT s.ruleset, s.fan, count(*) AS wins,
+               count(*) FILTER (WHERE s.self_drawn) AS self_draws
+        FROM seat_facts s WHERE s.player = ? AND s.scored AND s.is_winner AND {where}
+        GROUP BY ALL ORDER BY 1, 2""",
+        [player, *params],
+    )
+
+
+def player_draws(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> int:
+    """Replayed hands of ``player`` that ended in an exhaustive draw (the chắn page's
+    hòa), read from the hand rows of their sittings only."""
+    where, params = f.where("s")
+    cur = con.cursor()
+    try:
+        cur.execute(f"SET search_path = '{_players_games(con, (player,))},main'")
+        (n,) = _row(
+            cur,
+            f"""SELECT count(*) FROM seat_facts s WHERE s.player = ? AND s.scored
+            AND s.ended_by = 'exhaustive_draw' AND {where}""",
+            [player, *params],
+        )
+    finally:
+        cur.close()
+    return int(n)
+
+
+_PAIR_SUMS = """sum(hands)::BIGINT AS hands, sum(net) AS net, sum(their_net) AS their_net,
+               sum(wins)::BIGINT AS wins, sum(their_wins)::BIGINT AS their_wins,
+               sum(dealt_in_to_them)::BIGINT AS dealt_in_to_them,
+               sum(they_dealt_in)::BIGINT AS they_dealt_in, sum(paid_to) AS paid_to,
+               sum(received_from) AS received_from"""
+
+
+def _rulesets_in(
+    where: str, params: list[object], column: str, rulesets: tuple[str, ...] | None
+) -> tuple[str, list[object]]:
+    if rulesets is None:
+        return where, params
+    return f"{where} AND {column} IN ({_marks(rulesets) or 'NULL'})", [*params, *rulesets]
+
+
 def head_to_head(
     con: duckdb.DuckDBPyConnection,
     f: Filters,
@@ -654,11 +954,27 @@ def head_to_head(
 ) -> pl.DataFrame:
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
     points ``player`` paid them (hands they won and ``player`` lost) and received; with
-    ``rulesets``, over those rulesets only (one unit: points of two units never add)."""
-    where, params = f.where("m")
-    if rulesets is not None:
-        where += f" AND m.ruleset IN ({', '.join('?' for _ in rulesets) or 'NULL'})"
-        params = [*params, *rulesets]
+    ``rulesets``, over those rulesets only (one unit: points of two units never add).
+    From ``player_pairs``, read from its files (only this player's rows are kept)."""
+    where, params = _rulesets_in(*f.summary_where(), "g.ruleset", rulesets)
+    return _frame(
+        con,
+        f"""SELECT g.opponent, {_PAIR_SUMS}
+        FROM player_pairs g WHERE g.player = ? AND {where}
+        GROUP BY g.opponent ORDER BY hands DESC, opponent""",
+        [player, *params],
+    )
+
+
+@hand_level
+def head_to_head_raw(
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
+    player: str,
+    rulesets: tuple[str, ...] | None = None,
+) -> pl.DataFrame:
+    """:func:`head_to_head` from the hand rows (the definition it is checked against)."""
+    where, params = _rulesets_in(*f.where("m"), "m.ruleset", rulesets)
     return _frame(
         con,
         f"""
@@ -699,6 +1015,7 @@ def _fans_where(f: Filters) -> tuple[str, list[object]]:
 
 def fan_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Wins by (capped) fan, per ruleset."""
+    con = totalled(con, f)
     where, params = _fans_where(f)
     return _frame(
         con,
@@ -720,9 +1037,34 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     )
 
 
-@hand_level
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
-    """How often each pattern appears in wins (share of the ruleset's wins), and its fan."""
+    """How often each pattern appears in wins (share of the ruleset's wins), and its fan:
+    ``player_patterns`` (read from its files) over the wins of ``player_fans``."""
+    con = totalled(con, f)
+    where, params = _fans_where(f)
+    pwhere, pparams = _players_where(f)
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (
+            SELECT g.ruleset, sum(g.wins) AS wins FROM player_fans g WHERE {where} GROUP BY ALL
+        ),
+        pats AS (
+            SELECT g.ruleset, g.pattern, sum(g."rows") AS n, sum(g.fan_sum) / sum(g."rows") AS fan
+            FROM player_patterns g WHERE {pwhere}
+            GROUP BY ALL
+        )
+        SELECT p.ruleset, p.pattern, p.n::BIGINT AS wins_with, p.n / w.wins AS share, p.fan
+        FROM pats p JOIN wins w USING (ruleset)
+        ORDER BY p.ruleset, share DESC, p.pattern
+        """,
+        [*params, *pparams],
+    )
+
+
+@hand_level
+def pattern_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """:func:`pattern_frequency` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     pwhere, pparams = f.where("fa")
     own, own_params = _own(f, "fa.player")
@@ -747,6 +1089,7 @@ def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 def payment_by_fan(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """The winner's average gain by fan, self-drawn and on a discard, per ruleset."""
+    con = totalled(con, f)
     where, params = _fans_where(f)
     return _frame(
         con,
@@ -780,12 +1123,33 @@ def payment_by_fan_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFra
     )
 
 
-@hand_level
 def limit_hands(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
 ) -> tuple[pl.DataFrame, int]:
     """Wins that reached the fan cap of their hand's options (the engine's ``is_limit``),
-    newest first (at most ``limit``), and how many there are."""
+    newest first (at most ``limit``), and how many there are: ``limit_wins``, read from
+    its files (a row per such win, a small share of the wins)."""
+    where, params = _players_where(f)
+    (total,) = _row(con, f"SELECT count(*) FROM limit_wins g WHERE {where}", params)
+    frame = _frame(
+        con,
+        f"""
+        SELECT "at", game_id, hand_no, ruleset, player, fan, raw_fan, self_drawn, delta,
+               patterns
+        FROM (SELECT * FROM limit_wins g WHERE {where}
+              ORDER BY g.started_at DESC, g.game_id, g.hand_no LIMIT ?)
+        ORDER BY "at" DESC, game_id, hand_no
+        """,
+        [*params, limit],
+    )
+    return frame, int(total)
+
+
+@hand_level
+def limit_hands_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 500
+) -> tuple[pl.DataFrame, int]:
+    """:func:`limit_hands` from the hand rows (the definition it is checked against)."""
     where, params = _wins(f)
     base = f"""
         WITH lim AS (
@@ -872,31 +1236,87 @@ def findings(
     selected, :func:`findings_raw`: their seatless findings are those of hands they sat
     at), so the page needs no hand rows in memory."""
     if f.players:
-        return findings_raw(con, f, codes, classes, limit, offset)
-    counts = finding_counts(con, f, codes, classes)["by_code"]
-    total = int(counts["n"].sum()) if not counts.is_empty() else 0
+        return with_players(findings_raw)(con, f, codes, classes, limit, offset)
+    where, params = f.summary_where()
+    for column, values in (("code", codes), ("class", classes)):
+        if values:
+            where += f" AND g.{column} IN ({_marks(values)})"
+            params = [*params, *values]
+    # The sittings whose findings can be on this page: newest last hand first, those
+    # holding the first offset + limit findings (at most that many sittings: each has
+    # one); every finding outside them started before the earliest hand of those (T), so
+    # the sittings with a hand at T or later hold the page. Their findings are read from
+    # the files (game_id pushed down).
+    spans, sparams = _spans(f)
+    counts = f"""
+        WITH c AS MATERIALIZED (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g
+                                WHERE {where} GROUP BY g.game_id),
+        j AS MATERIALIZED (SELECT s.*, c.n FROM c JOIN ({spans}) s USING (game_id))
+    """
+    cparams = [*params, *sparams]
+    need = offset + limit
+    newest = con.execute(
+        counts + "SELECT first_at, n, (SELECT sum(n) FROM j) FROM j "
+        "ORDER BY last_at DESC, game_id LIMIT ?",
+        [*cparams, max(need, 1)],
+    ).fetchall()
+    total = int(newest[0][2]) if newest else 0
+    games: list[str] = []
+    if newest and need > 0:
+        upto, earliest = 0, newest[0][0]
+        for first_at, n, _ in newest:
+            if upto >= need:
+                break
+            upto += n
+            earliest = first_at if earliest is None or first_at < earliest else earliest
+        games = [
+            r[0]
+            for r in con.execute(
+                counts + "SELECT game_id FROM j WHERE last_at >= ? ORDER BY game_id",
+                [*cparams, earliest],
+            ).fetchall()
+        ]
+    if not games or limit <= 0:
+        empty = _FINDINGS_PAGE.format(games="NULL", where="FALSE", game="NULL")
+        return _frame(con, empty, [0, 0]), int(total)
     where, params = f.where("h")
     for column, values in (("code", codes), ("class", classes)):
         if values:
             where += f" AND fi.{column} IN ({_marks(values)})"
             params = [*params, *values]
-    hands = (
-        f"SELECT game_id, hand_no, ruleset, {_game_column(con)} AS game, source_kind, "
-        'started_at, utc_offset_minutes, venue, "table" FROM raw.hands'
-    )
     frame = _frame(
         con,
-        f"""
-        SELECT {_local_at("h")} AS at, fi.game_id, fi.hand_no,
-               fi.event_index, fi.player, fi.code, fi.reason, fi.class, fi.message, h.venue,
-               h."table", fi.ruleset
-        FROM raw.findings fi JOIN ({hands}) h USING (game_id, hand_no) WHERE {where}
-        ORDER BY h.started_at DESC, fi.game_id, fi.hand_no, fi.seq
-        LIMIT ? OFFSET ?
-        """,
-        [*params, limit, offset],
+        _FINDINGS_PAGE.format(games=_marks(games), where=where, game=_game_column(con)),
+        [*games, *games, *params, limit, offset],
     )
-    return frame, total
+    return frame, int(total)
+
+
+def _spans(f: Filters) -> tuple[str, list[object]]:
+    """SQL of each sitting's first and last hand (game_id, first_at, last_at) under the
+    filters, from ``game_days`` (with no filter, the in-memory ``totals.spans``)."""
+    if f == Filters():
+        return "SELECT game_id, first_at, last_at FROM totals.spans", []
+    where, params = f.summary_where("d")
+    return (
+        f"""SELECT d.game_id, min(d.first_at) AS first_at, max(d.last_at) AS last_at
+        FROM game_days d WHERE {where} GROUP BY d.game_id""",
+        params,
+    )
+
+
+_FINDINGS_PAGE = """
+    SELECT CAST((h.started_at + to_minutes(coalesce(h.utc_offset_minutes, 0))) AS TIMESTAMP)
+             AS at, fi.game_id, fi.hand_no, fi.event_index, fi.player, fi.code, fi.reason,
+           fi.class, fi.message, h.venue, h."table", fi.ruleset
+    FROM (SELECT * FROM raw.findings WHERE game_id IN ({games})) fi
+    JOIN (SELECT game_id, hand_no, ruleset, {game} AS game, source_kind, started_at,
+                 utc_offset_minutes, venue, "table" FROM raw.hands WHERE game_id IN ({games})) h
+      USING (game_id, hand_no)
+    WHERE {where}
+    ORDER BY h.started_at DESC, fi.game_id, fi.hand_no, fi.seq
+    LIMIT ? OFFSET ?
+"""
 
 
 @hand_level
@@ -936,7 +1356,7 @@ def finding_counts(
     (with players selected, :func:`finding_counts_raw`: their seatless findings are those
     of the hands they sat at)."""
     if f.players:
-        return finding_counts_raw(con, f, codes, classes)
+        return with_players(finding_counts_raw)(con, f, codes, classes)
     where, params = f.summary_where()
     for column, values in (("code", codes), ("class", classes)):
         if values:
@@ -1015,6 +1435,7 @@ def chan_player_stats(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     """Per player over the filtered chắn hands: hands, wins (ù), win rate, điểm won (the
     sum of their gains) and paid (the sum of their losses), net điểm and per hand, the
     average total T of their wins, hands they were liable in (đền), violations by code."""
+    con = totalled(con, f)
     where, params = _players_where(_chan(f))
     return _frame(
         con,
@@ -1088,6 +1509,7 @@ def chan_player_stats_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.Data
 
 def chan_summary(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     """Headline chắn figures: hands, wins, draws (hòa), win rate and average score."""
+    con = totalled(con, f)
     f = _chan(f)
     head = overview(con, f)
     where, params = _fans_where(f)
@@ -1118,11 +1540,37 @@ def chan_summary_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, An
     }
 
 
-@hand_level
 def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each cước (and gà) id appears in the filtered chắn wins: the wins that
     have it, its rows (a cước counted twice, such as two tôm, gives two rows or a value
-    that says so, as the engine records it), its share of all wins and its average value."""
+    that says so, as the engine records it), its share of all wins and its average value;
+    from ``player_patterns`` over the wins of ``player_fans``."""
+    con = totalled(con, f)
+    f = _chan(f)
+    where, params = _fans_where(f)
+    pwhere, pparams = _players_where(f)
+    return _frame(
+        con,
+        f"""
+        WITH wins AS (SELECT coalesce(sum(g.wins), 0) AS wins FROM player_fans g WHERE {where}),
+        c AS (
+            SELECT g.pattern AS cuoc, sum(g.wins_with)::BIGINT AS wins_with,
+                   sum(g."rows")::BIGINT AS "rows", sum(g.fan_sum) / sum(g."rows") AS value
+            FROM player_patterns g WHERE {pwhere}
+            GROUP BY g.pattern
+        )
+        SELECT c.cuoc, c.wins_with, c."rows",
+               CASE WHEN w.wins > 0 THEN c.wins_with / w.wins END AS share, c.value
+        FROM c CROSS JOIN wins w
+        ORDER BY share DESC NULLS LAST, c.cuoc
+        """,
+        [*params, *pparams],
+    )
+
+
+@hand_level
+def cuoc_frequency_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """:func:`cuoc_frequency` from the hand rows (the definition it is checked against)."""
     f = _chan(f)
     where, params = _wins(f)
     pwhere, pparams = f.where("fa")
@@ -1149,6 +1597,7 @@ def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
 
 def score_histogram(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Chắn wins by the winner's total T (điểm)."""
+    con = totalled(con, f)
     where, params = _fans_where(_chan(f))
     return _frame(
         con,
@@ -1173,32 +1622,105 @@ def score_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFr
 # -- the replayer ------------------------------------------------------------------------
 
 
-@hand_level
+_SITTING_COLUMNS = """min(d.day) AS day, min(d.venue) AS venue, min(d."table") AS "table",
+    min(d.ruleset) AS ruleset, sum(d.hands)::BIGINT AS hands"""
+
+
 def sittings(
     con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
 ) -> tuple[pl.DataFrame, int]:
-    """Sittings (games) newest first, at most ``limit``, and how many match."""
-    where, params = hand_where(f)
+    """Sittings (games) newest first, at most ``limit``, and how many match: the hands
+    the filters select, of the sittings at which a selected player sat at one of them.
+    From ``game_days`` (and ``player_games``); with hands not replayed yet, which no
+    summary names, :func:`sittings_raw`."""
+    if _unreplayed(con):
+        return sittings_raw(con, f, limit)
+    where, params = _sat_at(f, "d", "player_games p", f.summary_where)
     base = f"""
         WITH g AS (
-            SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
-                   any_value(h.venue) AS venue, any_value(h."table") AS "table",
-                   any_value(h.ruleset) AS ruleset, count(*) AS hands
-            FROM hand_facts h WHERE {where} GROUP BY h.game_id
+            SELECT d.game_id, min(d.first_at) AS started_at, {_SITTING_COLUMNS}
+            FROM game_days d WHERE {where} GROUP BY d.game_id
         )
     """
-    (total,) = _row(con, base + "SELECT count(*) FROM g", params)
-    frame = _frame(
-        con,
-        base + "SELECT * FROM g ORDER BY started_at DESC NULLS LAST, game_id LIMIT ?",
-        [*params, limit],
+    if f == Filters():
+        base = """WITH g AS (SELECT game_id, first_at AS started_at, day, venue, "table",
+                  ruleset, hands FROM totals.spans)"""
+    return _sittings_page(con, base, params, limit)
+
+
+def _sat_at(
+    f: Filters, outer: str, seats: str, conds: Callable[[str], tuple[str, list[object]]]
+) -> tuple[str, list[object]]:
+    """``conds`` on alias ``outer``, and with players selected: of the sittings at which
+    one of them has a row of ``seats`` (a table and its alias) under ``conds``."""
+    where, params = conds(outer)
+    if not f.players:
+        return where, params
+    alias = seats.split()[-1]
+    pwhere, pparams = conds(alias)
+    where += (
+        f" AND {outer}.game_id IN (SELECT {alias}.game_id FROM {seats} WHERE {pwhere}"
+        f" AND {alias}.player IN ({_marks(f.players)}))"
     )
-    return frame.drop("started_at"), int(total)
+    return where, [*params, *pparams, *f.players]
+
+
+def _sittings_page(
+    con: duckdb.DuckDBPyConnection, base: str, params: list[object], limit: int
+) -> tuple[pl.DataFrame, int]:
+    frame = _frame(  # the count with the page: the sittings are grouped once
+        con,
+        base + "SELECT *, count(*) OVER () AS _total FROM g "
+        "ORDER BY started_at DESC NULLS LAST, game_id LIMIT ?",
+        [*params, max(limit, 1)],
+    )
+    total = int(frame["_total"][0]) if frame.height else 0
+    return frame.drop("started_at", "_total").head(limit), total
 
 
 @hand_level
+def sittings_raw(
+    con: duckdb.DuckDBPyConnection, f: Filters, limit: int = 1000
+) -> tuple[pl.DataFrame, int]:
+    """:func:`sittings` from the hand rows (the definition it is checked against)."""
+    where, params = _sat_at(f, "h", "seat_facts fs", f.where)
+    base = f"""
+        WITH g AS (
+            SELECT h.game_id, min(h.started_at) AS started_at, min(h.day) AS day,
+                   min(h.venue) AS venue, min(h."table") AS "table",
+                   min(h.ruleset) AS ruleset, count(*) AS hands
+            FROM hand_facts h WHERE {where} GROUP BY h.game_id
+        )
+    """
+    return _sittings_page(con, base, params, limit)
+
+
 def hands_of(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
-    """The hands of one sitting with their outcome, for the hand picker."""
+    """The hands of one sitting with their outcome, for the hand picker: read from the
+    files with the game_id filter pushed down (no hand rows in memory)."""
+    return _frame(
+        con,
+        """
+        WITH h AS (SELECT hand_no, ruleset, n_events FROM raw.hands WHERE game_id = ?),
+        r AS (SELECT hand_no, ended_by, fan, n_findings, n_serious
+              FROM raw.hand_results WHERE game_id = ?),
+        s AS (SELECT hand_no, seat, player FROM raw.seats WHERE game_id = ?),
+        w AS (SELECT hand_no, seat FROM raw.scores WHERE game_id = ? AND is_winner)
+        SELECT h.hand_no, h.ruleset, h.n_events, r.ended_by, r.fan, r.n_findings, r.n_serious,
+               string_agg(s.player, ', ' ORDER BY s.seat) FILTER (WHERE w.seat IS NOT NULL)
+                 AS winners
+        FROM h LEFT JOIN r USING (hand_no) JOIN s USING (hand_no)
+        LEFT JOIN w USING (hand_no, seat)
+        GROUP BY ALL
+        ORDER BY h.hand_no
+        """,
+        [game_id] * 4,
+    )
+
+
+@hand_level
+def hands_of_raw(con: duckdb.DuckDBPyConnection, game_id: str) -> pl.DataFrame:
+    """:func:`hands_of` from the hand rows (the definition it is checked against)."""
     return _frame(
         con,
         """
@@ -1261,27 +1783,25 @@ def _records(
     return list(records_from_tables(tables))
 
 
-@hand_level
 def hand_findings(con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int) -> pl.DataFrame:
-    """The auditor's findings for one hand, in order."""
+    """The auditor's findings for one hand, in order (read from the files)."""
     return _frame(
         con,
         """SELECT seq, event_index, seat, player, code, reason, class, message
-        FROM finding_facts WHERE game_id = ? AND hand_no = ? ORDER BY seq""",
+        FROM raw.findings WHERE game_id = ? AND hand_no = ? ORDER BY seq""",
         [game_id, hand_no],
     )
 
 
-@hand_level
 def computed_result(
     con: duckdb.DuckDBPyConnection, game_id: str, hand_no: int
 ) -> dict[str, Any] | None:
     """What the replay computed for one hand (outcome, fan, patterns, payments), or None
-    if the hand was not replayed."""
+    if the hand was not replayed (read from the files)."""
     rows = con.execute(
         """SELECT ended_by, winners, self_drawn, discarder, fan, raw_fan, liable,
                   matches_recorded
-           FROM hand_results WHERE game_id = ? AND hand_no = ?""",
+           FROM raw.hand_results WHERE game_id = ? AND hand_no = ?""",
         [game_id, hand_no],
     ).fetchall()
     if not rows:
@@ -1290,14 +1810,15 @@ def computed_result(
     deltas = [
         r[0]
         for r in con.execute(
-            "SELECT delta FROM seat_facts WHERE game_id = ? AND hand_no = ? ORDER BY seat",
-            [game_id, hand_no],
+            """SELECT sc.delta FROM (SELECT seat FROM raw.seats WHERE game_id = ? AND hand_no = ?) s
+            LEFT JOIN (SELECT seat, delta FROM raw.scores WHERE game_id = ? AND hand_no = ?) sc
+            USING (seat) ORDER BY s.seat""",
+            [game_id, hand_no, game_id, hand_no],
         ).fetchall()
     ]
     patterns = con.execute(  # the first winner's rows (each winner has the same ones)
-        """SELECT pattern, fan FROM fan_facts f WHERE game_id = ? AND hand_no = ?
-           AND seat = (SELECT min(seat) FROM fan_facts g
-                       WHERE g.game_id = f.game_id AND g.hand_no = f.hand_no)
+        """WITH f AS (SELECT seat, pattern, fan FROM raw.fans WHERE game_id = ? AND hand_no = ?)
+           SELECT pattern, fan FROM f WHERE seat = (SELECT min(seat) FROM f)
            ORDER BY fan DESC, pattern""",
         [game_id, hand_no],
     ).fetchall()

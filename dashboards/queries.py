@@ -46,12 +46,14 @@ import polars as pl
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
-from mjaudit.parts.schemas.rows import records_from_tables
+from mjaudit.parts.schemas.rulesets import RULESETS
 from mjaudit.parts.schemas.tables import ALL_TABLES, SUMMARY_TABLES
 
+# The summary tables `mjaudit stats` and the sidebar read (the others only dashboard pages).
+SUMMED_TABLES = ("game_days", "player_games", "player_fans", "finding_counts")
 # The tables player_stats, overview and summary_tsv read (and stats' count of hands not
 # replayed, from the hands' own table).
-STATS_TABLES = ("hands", *SUMMARY_TABLES)
+STATS_TABLES = ("hands", *SUMMED_TABLES)
 
 # The columns of player_stats, in display order (the dashboard's players table uses it).
 STAT_COLUMNS = (
@@ -185,6 +187,8 @@ def _existing(data_dir: Path | str) -> DataDir:
 def read_hand(store: DataDir, game_id: str, hand_no: int) -> dict[str, Any] | None:
     """One hand's canonical record, rebuilt from the ingest tables (``mjaudit show``);
     None when the folder has no such hand."""
+    from mjaudit.parts.schemas.rows import records_from_tables  # not on the stats path
+
     key = (pl.col("game_id") == game_id) & (pl.col("hand_no") == hand_no)
     tables = {
         name: store.scan(name).filter(key).collect().to_arrow()
@@ -471,10 +475,8 @@ def _same_keys(left: str, right: str, keys: str) -> str:
 
 
 def units_cte() -> str:
-    """``units(ruleset, unit) AS (VALUES ('hk-classic', 'fan'), …)``: each ruleset's unit,
-    from the registry (SQL literals of our own ids and words, no user text)."""
-    from mjaudit.parts.replay.engine.registry import RULESETS
-
+    """``units(ruleset, unit) AS (VALUES ('hk-classic', 'fan'), …)``: each ruleset's unit
+    (``schemas/rulesets.py``: SQL literals of our own ids and words, no user text)."""
     values = ", ".join(f"('{r.id}', '{r.unit}')" for r in RULESETS.values())
     return f"units(ruleset, unit) AS (VALUES {values})"
 

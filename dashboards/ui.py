@@ -44,7 +44,9 @@ QUERIES = frozenset(
         "activity",
         "leaderboard",
         "player_table",
-        "player_hands",
+        "player_sittings",
+        "player_fans",
+        "player_draws",
         "head_to_head",
         "fan_histogram",
         "pattern_frequency",
@@ -67,20 +69,24 @@ QUERIES = frozenset(
 )
 # Queries that load no hand rows into memory (dashboards.data: the summary tables, and the
 # findings list's page straight from its files), and those that do not unless the filters
-# select players.
+# select players (then only the hand rows of the sittings they sat at) or some hands are
+# not replayed yet (then the hand rows of the filters' scope).
 SUMMARY_QUERIES = frozenset(
     {
         "leaderboard",
         "player_table",
+        "player_sittings",
+        "player_fans",
+        "head_to_head",
         "fan_histogram",
+        "pattern_frequency",
         "payment_by_fan",
+        "limit_hands",
         "finding_options",
         "chan_player_stats",
+        "cuoc_frequency",
         "score_histogram",
     }
-)
-PLAYER_HAND_QUERIES = frozenset(
-    {"overview", "activity", "finding_counts", "chan_summary", "findings"}
 )
 # Queries of one sitting (game_id first): the replayer may follow a link to any sitting.
 SITTING_QUERIES = frozenset(
@@ -140,9 +146,10 @@ class Context:
             raise ValueError(f"unknown query {name!r}")
         assert self.version is not None
         scope = self.scope.key()
-        if _summary_only(name, args):
+        if name in SUMMARY_QUERIES or self.status["hands"] <= self.status["replayed"]:
             # The summary tables are small: one copy of the whole archive's answers every
-            # filter, so changing the game, ruleset or dates loads nothing again.
+            # filter, so changing the game, ruleset or dates loads nothing again; every
+            # hand row a page reads then is read from the files, by game.
             scope = Scope().key()
         if name in SITTING_QUERIES and not self.scope.everything:
             # A link may name a sitting outside the filters: read it from the whole archive.
@@ -150,16 +157,6 @@ class Context:
             if here.is_empty():
                 scope = Scope().key()
         return _run(str(self.root), self.version, scope, name, args)
-
-
-def _summary_only(name: str, args: tuple[Any, ...]) -> bool:
-    """Whether ``dashboards.data.<name>(con, *args)`` reads only the summary tables (the
-    queries of SUMMARY_QUERIES; those of PLAYER_HAND_QUERIES unless players are selected,
-    when they read the hands those players sat at)."""
-    if name in SUMMARY_QUERIES:
-        return True
-    f = args[0] if args else None
-    return name in PLAYER_HAND_QUERIES and isinstance(f, Filters) and not f.players
 
 
 # -- URL and widget state -------------------------------------------------------------------

@@ -27,6 +27,9 @@ class RulesetShape:
     min_players: int
     max_players: int
     needs_prevailing_wind: bool
+    # The unit a win's value is counted in (the engine's Ruleset.unit, checked equal in
+    # tests): here so that `mjaudit stats` labels its figures without importing engines.
+    unit: str = "fan"
 
 
 RULESETS: dict[str, RulesetShape] = {
@@ -35,10 +38,10 @@ RULESETS: dict[str, RulesetShape] = {
         RulesetShape("hk-classic", Game.MAHJONG, MAHJONG, 4, 4, True),
         RulesetShape("hk-mahjongo", Game.MAHJONG, MAHJONG, 4, 4, True),
         RulesetShape("hk-mahjongo-2p", Game.MAHJONG, MAHJONG, 2, 2, True),
-        RulesetShape("vn-160", Game.MAHJONG, VN160, 4, 4, True),
-        RulesetShape("american", Game.MAHJONG, AMERICAN, 4, 4, False),
-        RulesetShape("chan", Game.CHAN, CHAN, 2, 5, False),
-        RulesetShape("riichi", Game.MAHJONG, RIICHI, 4, 4, True),
+        RulesetShape("vn-160", Game.MAHJONG, VN160, 4, 4, True, "phán"),
+        RulesetShape("american", Game.MAHJONG, AMERICAN, 4, 4, False, "card points"),
+        RulesetShape("chan", Game.CHAN, CHAN, 2, 5, False, "điểm"),
+        RulesetShape("riichi", Game.MAHJONG, RIICHI, 4, 4, True, "han"),
         # Results-only hands from Hong Kong club score sheets: no events, a `sheet` field.
         RulesetShape("hk-sheet", Game.MAHJONG, MAHJONG, 4, 4, False),
     )

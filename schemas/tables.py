@@ -8,6 +8,8 @@ JSON-valued fields (``options``, unknown fields) are stored as canonical JSON te
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 import msgspec.inspect as mi
 import pyarrow as pa
@@ -57,8 +59,15 @@ def _unwrap(t: mi.Type) -> mi.Type:
     return t.type if isinstance(t, mi.Metadata) else t
 
 
+@functools.cache
+def _type_info(struct: type[msgspec.Struct]) -> mi.Type:
+    """One inspection per struct: inspecting HandRecord once per column took a quarter of
+    a second of every command's start-up."""
+    return mi.type_info(struct)
+
+
 def _field_type(struct: type[msgspec.Struct], name: str) -> mi.Type:
-    info = mi.type_info(struct)
+    info = _type_info(struct)
     for f in info.fields:  # type: ignore[attr-defined]
         if f.encode_name == name:
             return f.type
@@ -320,12 +329,63 @@ FINDING_COUNTS = pa.schema(
     ]
 )
 
+PLAYER_PATTERNS = pa.schema(  # the winners' fans rows, per pattern
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("pattern", pa.string(), nullable=False),
+        pa.field("wins_with", COUNT, nullable=False),  # winners' seats with the pattern
+        pa.field("rows", COUNT, nullable=False),  # its rows (a pattern scored twice: two)
+        pa.field("fan_sum", pa.float64(), nullable=False),  # sum of their values
+    ]
+)
+
+PLAYER_PAIRS = pa.schema(  # a replayed seat row of `player` beside each other seat row
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("opponent", pa.string(), nullable=False),
+        pa.field("hands", COUNT, nullable=False),  # hands together
+        pa.field("net", pa.float64(), nullable=False),  # player's deltas (0 when none)
+        pa.field("their_net", pa.float64(), nullable=False),
+        pa.field("wins", COUNT, nullable=False),
+        pa.field("their_wins", COUNT, nullable=False),
+        pa.field("dealt_in_to_them", COUNT, nullable=False),
+        pa.field("they_dealt_in", COUNT, nullable=False),
+        pa.field("paid_to", pa.float64(), nullable=False),  # lost in hands they won
+        pa.field("received_from", pa.float64(), nullable=False),  # they lost in hands won
+    ]
+)
+
+LIMIT_WINS = pa.schema(  # one row per winner's seat of a win that reached the fan cap
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "hand_no"),
+        SEAT,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("started_at", pa.timestamp("us", tz="UTC")),
+        pa.field("at", pa.timestamp("us")),  # the table's local time, as the club saw it
+        pa.field("fan", pa.int32()),
+        pa.field("raw_fan", pa.int32()),
+        pa.field("self_drawn", pa.bool_(), nullable=False),
+        pa.field("delta", pa.float64()),
+        pa.field("patterns", pa.string()),  # "name, name" by fan (descending), then name
+    ]
+)
+
 SUMMARY_TABLES: dict[str, pa.Schema] = {
     "game_days": GAME_DAYS,
     "player_games": PLAYER_GAMES,
     "player_fans": PLAYER_FANS,
     "finding_counts": FINDING_COUNTS,
+    "player_patterns": PLAYER_PATTERNS,
+    "player_pairs": PLAYER_PAIRS,
+    "limit_wins": LIMIT_WINS,
 }
+# The summary tables a reader copies into memory (a row per sitting and day, or fewer);
+# the others are read from their files by the queries that need them.
+IN_MEMORY_SUMMARIES = ("game_days", "finding_counts")
+ON_DISK_SUMMARIES = tuple(n for n in SUMMARY_TABLES if n not in IN_MEMORY_SUMMARIES)
 
 REPLAY_TABLES: dict[str, pa.Schema] = {**HAND_REPLAY_TABLES, **SUMMARY_TABLES}
 

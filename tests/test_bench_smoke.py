@@ -22,9 +22,18 @@ SCRIPTS = sorted(
 THROUGHPUT = re.compile(r"\d[\d,.]* (hands|events|matches|evaluations|inputs|MB)/s\b")
 
 
+# Modules of bench/ that are libraries of the scripts, not scripts (no __main__).
+LIBRARIES = {"__init__.py", "common.py", "synthlog.py"}
+
+
 def test_every_script_is_found() -> None:
     # the list is read from the folder; these must be among them (a rename shows here)
     assert {"replay.py", "ingest.py", "dashboard.py", "scale.py"} <= set(SCRIPTS)
+    # every other module is a script with a smoke mode: a new one is run by this test
+    modules = {p.name for p in BENCH.glob("*.py")}
+    assert modules - LIBRARIES == set(SCRIPTS)
+    for script in SCRIPTS:
+        assert "add_smoke(" in (BENCH / script).read_text(), f"{script} has no --smoke"
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

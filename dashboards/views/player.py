@@ -1,11 +1,12 @@
 """One player: net points over time, moving win and deal-in rates, fans, how they win,
-who they pay, and head-to-head against each opponent."""
+who they pay, and head-to-head against each opponent, all from the summary tables (per
+sitting and day, so the moving rates cover whole sittings)."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
-from mjaudit.parts.dashboards import ui
+from mjaudit.parts.dashboards import data, ui
 from mjaudit.parts.replay.engine.registry import RULESETS
 
 ctx = ui.require()
@@ -20,27 +21,36 @@ ui.start_count("p_window", "window", 50, 1, MAX_WINDOW, "hands")
 ui.share(name=name)
 
 chan = f.game == "chan"  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
-hands = ctx.q("player_hands", f, name)
-if hands.is_empty():
+# Per sitting and day, from the summary tables (a player of 10M hands has ~20,000 hands;
+# the page never reads them one by one).
+sits = ctx.q("player_sittings", f, name)
+if sits.is_empty():
     st.info(f"{name} has no replayed hands under these filters.")
     st.stop()
+fans = ctx.q("player_fans", f, name)
 # Fan, phán and card points (and the currencies they are paid in) never add up: a player
 # of several units is shown one unit at a time.
 unit_of = {r.id: r.unit for r in RULESETS.values()}
 by_unit: dict[str, list[str]] = {}
-for rid in sorted(set(hands["ruleset"].to_list())):
+for rid in sorted(set(sits["ruleset"].to_list())):
     by_unit.setdefault(unit_of.get(rid, rid), []).append(rid)
 units = sorted(by_unit)
 unit = units[0]
 if len(units) > 1:
     unit = st.radio("Unit", units, horizontal=True, key="p_unit", help="never added together")
-    hands = hands.filter(pl.col("ruleset").is_in(by_unit[unit]))
+    sits = sits.filter(pl.col("ruleset").is_in(by_unit[unit]))
+    fans = fans.filter(pl.col("ruleset").is_in(by_unit[unit]))
 chosen = tuple(by_unit[unit]) if len(units) > 1 else None
-wins = hands.filter(pl.col("is_winner"))
-n, n_wins = hands.height, wins.height
-self_drawn = int(wins["self_drawn"].sum())
-deal_ins = int(hands["is_discarder"].sum())
-net = float(hands["delta"].sum())
+n, n_wins = int(sits["hands"].sum()), int(sits["wins"].sum())
+self_drawn = int(sits["self_draws"].sum())
+deal_ins = int(sits["deal_ins"].sum())
+net = float(sits["net"].sum())
+valued = fans.filter(pl.col("fan").is_not_null())
+avg_fan = (
+    float((valued["fan"] * valued["wins"]).sum() / valued["wins"].sum())
+    if valued["wins"].sum()
+    else None
+)
 cols = st.columns(6)
 cols[0].metric("Hands", f"{n:,}")
 cols[1].metric("Wins", f"{n_wins:,}", ui.pct(n_wins / n), delta_color="off", delta_arrow="off")
@@ -53,7 +63,7 @@ cols[2].metric(
     help="share of their wins",
 )
 if chan:  # no win on a discard in chắn: the hands that ended in hòa instead
-    draws = int((hands["ended_by"] == "exhaustive_draw").sum())
+    draws = ctx.q("player_draws", f, name)
     cols[3].metric(
         "Draws (hòa)", f"{draws:,}", ui.pct(draws / n), delta_color="off", delta_arrow="off"
     )
@@ -62,10 +72,11 @@ else:
         "Deal-ins", f"{deal_ins:,}", ui.pct(deal_ins / n), delta_color="off", delta_arrow="off"
     )
 cols[4].metric("Net điểm" if chan else "Net points", ui.num(net))
-cols[5].metric(f"Avg {unit}", ui.num(wins["fan"].mean()) if n_wins else "–")  # type: ignore[arg-type]
+cols[5].metric(f"Avg {unit}", ui.num(avg_fan) if avg_fan is not None else "–")
 
-series = hands.with_row_index("hand", offset=1).with_columns(
-    pl.col("delta").cum_sum().alias("net points"),
+series = sits.with_columns(
+    pl.col("hands").cum_sum().alias("hand"),
+    pl.col("net").cum_sum().alias("net points"),
 )
 st.subheader("Net points over time")
 st.line_chart(
@@ -75,7 +86,7 @@ st.line_chart(
 rate_cols = ["win rate"] if chan else ["win rate", "deal-in rate"]
 st.subheader("Win rate" if chan else "Win and deal-in rates")
 window = st.number_input(
-    "Moving average over the last N hands",
+    "Moving average over the last N hands (whole sittings)",
     min_value=1,
     max_value=MAX_WINDOW,
     step=10,
@@ -83,13 +94,7 @@ window = st.number_input(
 )
 ui.keep("p_window")
 ui.share(window=window if window != 50 else None)
-rates = series.with_columns(
-    pl.col("is_winner").cast(pl.Float64).rolling_mean(int(window), min_samples=1).alias("win rate"),
-    pl.col("is_discarder")
-    .cast(pl.Float64)
-    .rolling_mean(int(window), min_samples=1)
-    .alias("deal-in rate"),
-)
+rates = data.moving_rates(sits, int(window))
 st.line_chart(
     ui.thin(rates.select("hand", *rate_cols)),
     x="hand",
@@ -103,7 +108,7 @@ with left:
     st.subheader(f"{unit.capitalize()} of their wins")
     if n_wins:
         ui.bars(
-            wins.group_by("fan").len("wins").sort("fan"),
+            fans.group_by("fan").agg(pl.col("wins").sum()).sort("fan"),
             "fan",
             "wins",
             category_title=unit,

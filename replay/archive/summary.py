@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 import polars as pl
 import pyarrow as pa
 from mjaudit.parts.ingest.partitions import game_of
-from mjaudit.parts.schemas.tables import SUMMARY_KEY, SUMMARY_TABLES
+from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, SUMMARY_KEY, SUMMARY_TABLES
 
 KEY = ["game_id", "hand_no"]
 GROUP = [f.name for f in SUMMARY_KEY]
@@ -33,6 +33,9 @@ SORT = {
     "player_games": [*GROUP, "player"],
     "player_fans": [*GROUP, "player", "fan", "by_win"],
     "finding_counts": [*GROUP, "player", "class", "code"],
+    "player_patterns": [*GROUP, "player", "pattern"],
+    "player_pairs": [*GROUP, "player", "opponent"],
+    "limit_wins": [*GROUP, "hand_no", "seat"],
 }
 
 
@@ -51,7 +54,10 @@ def hand_facts(hands: pl.DataFrame) -> pl.DataFrame:
         game = pl.col("game").fill_null(game)
     local = pl.col("started_at").dt.convert_time_zone("UTC") + pl.duration(minutes=offset)
     return hands.select(
-        *HAND_COLUMNS, game.alias("game"), local.dt.date().alias("day")
+        *HAND_COLUMNS,
+        game.alias("game"),
+        local.dt.date().alias("day"),
+        local.dt.replace_time_zone(None).alias("at"),
     ).with_columns(pl.col("started_at").dt.convert_time_zone("UTC"))
 
 
@@ -63,7 +69,7 @@ def summary_tables(
     HAND_COLUMNS, ``ruleset`` and, where the folder has them, ``game`` and
     ``utc_offset_minutes``). Unsorted: the bucket writer sorts every table."""
     results = pl.DataFrame(replay["hand_results"]).select(
-        *KEY, "ruleset", "ended_by", "self_drawn", "fan"
+        *KEY, "ruleset", "ended_by", "self_drawn", "fan", "raw_fan", "is_limit"
     )
     facts = hand_facts(hands.join(results.select(KEY), on=KEY, how="semi"))
     hr = results.join(facts, on=KEY, how="left")
@@ -124,10 +130,79 @@ def summary_tables(
     )
     frames = {"game_days": days, "player_games": players, "player_fans": fans}
     frames["finding_counts"] = counts
+    fan_rows = pl.DataFrame(replay["fans"]) if "fans" in replay else None
+    frames["player_patterns"] = _patterns(hr, fan_rows)
+    frames["player_pairs"] = _pairs(seats)
+    frames["limit_wins"] = _limit_wins(seats, fan_rows)
     return {
         name: frames[name].select(schema.names).to_arrow().cast(schema)
         for name, schema in SUMMARY_TABLES.items()
     }
+
+
+def _patterns(hr: pl.DataFrame, fans: pl.DataFrame | None) -> pl.DataFrame:
+    """Per key, player and pattern: the winners' seats that scored it, its rows and the
+    sum of their values (the fans rows of every replayed hand, as the raw query reads)."""
+    if fans is None:
+        fans = pl.DataFrame(HAND_REPLAY_TABLES["fans"].empty_table())
+    rows = fans.select(*KEY, "seat", "player", "pattern", "fan").join(
+        hr.select(*KEY, *GROUP[1:]), on=KEY, how="inner"
+    )
+    return rows.group_by([*GROUP, "player", "pattern"]).agg(
+        pl.struct("hand_no", "seat").n_unique().alias("wins_with"),
+        pl.len().alias("rows"),
+        pl.col("fan").cast(pl.Float64).sum().alias("fan_sum"),
+    )
+
+
+def _pairs(seats: pl.DataFrame) -> pl.DataFrame:
+    """Per key, player and opponent: what the head-to-head table shows (each replayed
+    seat row of the player beside every other seat row of the same hand)."""
+    cols = [*KEY, "player", "delta", "is_winner", "is_discarder"]
+    me = seats.select(*cols, *GROUP[1:])
+    other = seats.select(cols).rename(
+        {c: f"o_{c}" for c in ("player", "delta", "is_winner", "is_discarder")}
+    )
+    both = me.join(other, on=KEY, how="inner").filter(pl.col("player") != pl.col("o_player"))
+    d, od = pl.col("delta"), pl.col("o_delta")
+    return both.group_by([*GROUP, "player", pl.col("o_player").alias("opponent")]).agg(
+        pl.len().alias("hands"),
+        d.fill_null(0).sum().alias("net"),
+        od.fill_null(0).sum().alias("their_net"),
+        pl.col("is_winner").sum().alias("wins"),
+        pl.col("o_is_winner").sum().alias("their_wins"),
+        (pl.col("is_discarder") & pl.col("o_is_winner")).sum().alias("dealt_in_to_them"),
+        (pl.col("o_is_discarder") & pl.col("is_winner")).sum().alias("they_dealt_in"),
+        (-d).filter(pl.col("o_is_winner") & (d < 0)).sum().alias("paid_to"),
+        (-od).filter(pl.col("is_winner") & (od < 0)).sum().alias("received_from"),
+    )
+
+
+def _limit_wins(seats: pl.DataFrame, fans: pl.DataFrame | None) -> pl.DataFrame:
+    """The winners' seat rows of wins that reached the fan cap, with their patterns."""
+    wins = seats.filter(
+        pl.col("is_winner") & (pl.col("ended_by") == "win") & pl.col("is_limit").fill_null(False)
+    ).select(
+        *GROUP,
+        "hand_no",
+        "seat",
+        "player",
+        "started_at",
+        "at",
+        "fan",
+        "raw_fan",
+        "self_drawn",
+        "delta",
+    )
+    if fans is None or wins.is_empty():
+        return wins.with_columns(pl.lit(None, pl.String).alias("patterns"))
+    names = (
+        fans.join(wins.select(*KEY, "seat"), on=[*KEY, "seat"], how="semi")
+        .sort([*KEY, "seat", "fan", "pattern"], descending=[False, False, False, True, False])
+        .group_by([*KEY, "seat"], maintain_order=True)
+        .agg(pl.col("pattern").str.join(", ").alias("patterns"))
+    )
+    return wins.join(names, on=[*KEY, "seat"], how="left")
 
 
 def _bucket_folder(rel: str) -> tuple[str, str] | None:
@@ -139,11 +214,20 @@ def _bucket_folder(rel: str) -> tuple[str, str] | None:
     return str(path.parent.relative_to(path.parts[0])), path.name.split("-")[1]
 
 
+# Tables every bucket of replayed hands has a file of (a game_days row per game and day,
+# a player_pairs row per two players of a hand): a bucket without one of them was written
+# before that table existed. (A bucket whose every hand has one player, which no ruleset
+# deals, would be replayed again each time: correct, only slower.)
+MARKERS = ("game_days", "player_pairs")
+
+
 def missing_summaries(manifest: dict) -> list[str]:
-    """The ``hand_results`` bucket files whose bucket (and ruleset folder) has no
-    ``game_days`` file: their hands were replayed before the summary tables existed."""
+    """The ``hand_results`` bucket files whose bucket (and ruleset folder) lacks a file of
+    one of the MARKERS: their hands were replayed before those summary tables existed."""
     tables = manifest["tables"]
-    have = {_bucket_folder(rel) for rel in tables.get("game_days", [])}
+    have = {_bucket_folder(rel) for rel in tables.get(MARKERS[0], [])}
+    for name in MARKERS[1:]:
+        have &= {_bucket_folder(rel) for rel in tables.get(name, [])}
     return [
         rel
         for rel in tables.get("hand_results", [])

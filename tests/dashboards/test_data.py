@@ -55,10 +55,10 @@ def test_leaderboard_agrees_with_player_stats(con) -> None:  # type: ignore[no-u
 
 
 def test_player_queries(con) -> None:  # type: ignore[no-untyped-def]
-    bob = data.player_hands(con, Filters(), "bob")
-    assert bob.height == HAND_BUILT
-    assert bob["is_winner"].sum() == 1 and bob["self_drawn"].sum() == 1  # hand 1
-    assert bob["is_discarder"].sum() == 1  # cat won on bob's discard in hand 2
+    bob = data.player_sittings(con, Filters(), "bob")
+    assert bob["hands"].sum() == HAND_BUILT
+    assert bob["wins"].sum() == 1 and bob["self_draws"].sum() == 1  # hand 1
+    assert bob["deal_ins"].sum() == 1  # cat won on bob's discard in hand 2
     h2h = data.head_to_head(con, Filters(), "bob").sort("opponent")
     assert h2h["opponent"].to_list() == ["ann", "cat", "dan"]
     cat = h2h.filter(pl.col("opponent") == "cat").row(0, named=True)

@@ -125,7 +125,7 @@ def everything(con: Any) -> dict[str, Any]:
         "load_record": dd.load_record(con, GAME, 1),
         "hand_findings": dd.hand_findings(con, GAME, 4),
         "computed_result": dd.computed_result(con, GAME, 1),
-        "player_hands": dd.player_hands(con, Filters(), "ann"),
+        "player_sittings": dd.player_sittings(con, Filters(), "ann"),
         "head_to_head": dd.head_to_head(con, Filters(), "ann"),
     }
     return out
@@ -172,7 +172,7 @@ def test_injection_in_every_filter_field_and_argument(archive: Path) -> None:
         assert frames_empty(dd.findings(con, Filters(), codes=(text,)))
         assert frames_empty(dd.findings(con, Filters(), classes=(text,)))
         assert frames_empty(dd.finding_counts(con, Filters(), (text,), (text,)))
-        assert dd.player_hands(con, Filters(), text).is_empty()
+        assert dd.player_sittings(con, Filters(), text).is_empty()
         assert dd.head_to_head(con, Filters(), text).is_empty()
         assert dd.hands_of(con, text).is_empty()
         for hand_no in (1, 0, -1, 2**31 - 1):

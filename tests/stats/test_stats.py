@@ -187,3 +187,13 @@ def test_statistics_never_add_two_units(tmp_path: Path) -> None:
         assert rows.drop("unit").equals(alone.sort("player").drop("unit"))
     tsv = runner.invoke(app, ["stats", "--data", str(data), "--format", "tsv"])
     assert tsv.exit_code == 2 and "--ruleset" in tsv.output
+
+
+def test_the_units_stats_labels_with_are_the_engines() -> None:
+    """`mjaudit stats` reads each ruleset's unit from schemas/rulesets.py (no engine
+    import on its path); it is the engine's own."""
+    from mjaudit.parts.replay.engine.registry import RULESETS as ENGINES
+    from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
+
+    assert set(SHAPES) == set(ENGINES)
+    assert {k: s.unit for k, s in SHAPES.items()} == {k: e.unit for k, e in ENGINES.items()}

@@ -145,19 +145,27 @@ PAIRS = (
         lambda con, f: data.findings_raw(con, f, classes=("PLAYER_VIOLATION",), limit=3, offset=1),
     ),
     ("all findings", data.findings, data.findings_raw),
+    ("pattern_frequency", data.pattern_frequency, data.pattern_frequency_raw),
+    ("cuoc_frequency", data.cuoc_frequency, data.cuoc_frequency_raw),
+    ("limit_hands", data.limit_hands, data.limit_hands_raw),
+    (
+        "a page of limit_hands",
+        lambda con, f: data.limit_hands(con, f, limit=2),
+        lambda con, f: data.limit_hands_raw(con, f, limit=2),
+    ),
+    ("sittings", data.sittings, data.sittings_raw),
+    (
+        "a page of sittings",
+        lambda con, f: data.sittings(con, f, limit=2),
+        lambda con, f: data.sittings_raw(con, f, limit=2),
+    ),
 )
-
-
-# With players selected these figures are of the hands they sat at, which the per-player
-# sums cannot give: the summary query hands over to the raw one.
-READ_HAND_ROWS_WITH_PLAYERS = {
-    "overview",
-    "activity",
-    "finding_counts",
-    "all finding_counts",
-    "findings",
-    "all findings",
-}
+# The player page's queries, for each player (the sidebar's player choice does not apply).
+PLAYER_PAIRS = (
+    ("player_sittings", data.player_sittings, data.player_sittings_raw),
+    ("player_fans", data.player_fans, data.player_fans_raw),
+    ("head_to_head", data.head_to_head, data.head_to_head_raw),
+)
 
 
 def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
@@ -171,20 +179,29 @@ def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
 
 
 def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> None:
-    con = data.open_archive(archive).cursor()
+    opened = data.open_archive(archive)
+    assert opened.totals is not None
+    opened.totals.join()  # the totals of filters with no venue, table or dates: all made
+    con = opened.cursor()
     data.load_facts(con)  # the hand rows the raw queries read
     assert data.status(con)["hands"] == data.status(con)["replayed"]
     _same(data.filter_options(con), data.filter_options_raw(con), "filter_options")
     _same(data.finding_options(con), data.finding_options_raw(con), "finding_options")
     checked = 0
+    everyone = data.filter_options(con)["players"]
     for f in _filters(data.filter_options(con)):
+        # With players selected, the hand figures (overview, activity, findings) are read
+        # from the hand rows of only the sittings they sat at: compared with all of them.
         for name, summary, raw in PAIRS:
-            if f.players and name in READ_HAND_ROWS_WITH_PLAYERS:
-                continue  # the summary query calls the raw one: nothing to compare
-            if name.startswith(("chan", "score")) and f.game == "mahjong":
+            if name.startswith(("chan", "score", "cuoc")) and f.game == "mahjong":
                 continue  # the chắn queries select chắn hands: as with game "chan"
             _same(summary(con, f), raw(con, f), f"{name} {f}")
             checked += 1
+        if not f.players:
+            for player in (everyone[0], everyone[len(everyone) // 2], everyone[-1]):
+                for name, summary, raw in PLAYER_PAIRS:
+                    _same(summary(con, f, player), raw(con, f, player), f"{name} {player} {f}")
+                    checked += 1
         # The groups of `mjaudit stats --by` over the filters it has (no venue, table or
         # player choice: the grouping splits by those).
         if not (f.venue or f.table or f.players):
@@ -192,6 +209,35 @@ def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> 
                 _same(player_stats(con, f, by), player_stats_raw(con, f, by), f"by {by} {f}")
                 checked += 1
     assert checked > 3_000
+
+
+def test_one_sitting_reads_its_rows_from_the_files(archive: Path) -> None:
+    """The replayer's queries read one sitting by game_id from the files: the same rows
+    as the hand rows in memory give."""
+    con = data.open_archive(archive).cursor()
+    data.load_facts(con)
+    games = [r[0] for r in con.execute("SELECT DISTINCT game_id FROM hands ORDER BY 1").fetchall()]
+    assert len(games) > 5
+    for game in games:
+        _same(data.hands_of(con, game), data.hands_of_raw(con, game), game)
+    assert data.hands_of(con, "no such sitting").is_empty()
+
+
+def test_head_to_head_of_one_unit_and_the_moving_rates(archive: Path) -> None:
+    con = data.open_archive(archive).cursor()
+    player = data.filter_options(con)["players"][0]
+    for rulesets in (("hk-classic",), ("hk-classic", "hk-mahjongo"), ()):
+        _same(
+            data.head_to_head(con, Filters(), player, rulesets),
+            data.head_to_head_raw(con, Filters(), player, rulesets),
+            f"{player} {rulesets}",
+        )
+    sits = data.player_sittings(con, Filters(), player)
+    rates = data.moving_rates(sits, 10**9)  # a window longer than the history: all so far
+    so_far = sits["wins"].cum_sum() / sits["hands"].cum_sum()
+    assert rates["win rate"].to_list() == pytest.approx(so_far.to_list())
+    last = data.moving_rates(sits, 1)  # the last sitting alone
+    assert last["win rate"].to_list() == pytest.approx((sits["wins"] / sits["hands"]).to_list())
 
 
 def test_stats_reads_the_summary_from_parquet(archive: Path) -> None:
@@ -204,11 +250,17 @@ def test_stats_reads_the_summary_from_parquet(archive: Path) -> None:
             _same(player_stats(parquet, f, by), player_stats_raw(memory, f, by), f"{by} {f}")
 
 
+@pytest.mark.parametrize(
+    "dropped",
+    [("game_days", "player_games"), ("player_pairs", "player_patterns", "limit_wins")],
+    ids=["first summaries", "player page summaries"],
+)
 def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
-    archive: Path, tmp_path: Path
+    archive: Path, tmp_path: Path, dropped: tuple[str, ...]
 ) -> None:
-    """Without its summary files, the stats refuse (no zeros); the next replay writes them
-    for every bucket that lacks them, and the figures are back."""
+    """Without its summary files (those of the first summary tables, or of the player
+    page's, added later), the stats refuse (no zeros); the next replay writes them for
+    every bucket that lacks them, and the figures are back."""
     import shutil
 
     root = tmp_path / "old"
@@ -218,10 +270,7 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
     with store.writing():
         manifest = store.manifest()
         gone = [  # the buckets' files (each table keeps its empty one, as an old folder has)
-            rel
-            for name in ("game_days", "player_games")
-            for rel in manifest["tables"][name]
-            if "/bucket-" in rel
+            rel for name in dropped for rel in manifest["tables"][name] if "/bucket-" in rel
         ]
         store.commit_staged([], gone)
     with pytest.raises(SummaryMissing, match="mjaudit replay"):
@@ -233,6 +282,10 @@ def test_an_archive_replayed_before_the_summaries_says_so_then_upgrades(
         replay_archive(root)
     assert data.index(root)["unsummarised"] == 0
     _same(player_stats(connect(root)), before, "after the upgrade")
+    for name in dropped:  # written again, the same rows
+        was, now = (DataDir(r).scan(name).collect() for r in (archive, root))
+        assert now.height == was.height > 0, name
+        assert_frame_equal(now.sort(now.columns), was.sort(was.columns), check_row_order=True)
 
 
 def test_the_findings_list_comes_a_page_at_a_time(archive: Path) -> None:
