@@ -46,7 +46,7 @@ from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, SERIOUS, HandRepo
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.card import cards_digest, register_folder
 from mjaudit.parts.schemas.rows import records_from_tables
-from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES
+from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES, RIICHI_SEAT_FACTS
 
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
@@ -73,6 +73,30 @@ class ReplaySummary:
     buckets: int = 0
     findings_by_class: dict[str, int] = field(default_factory=dict)
     engine_errors: int = 0  # hands the engine failed on (ENGINE_ERROR findings, all stored)
+
+
+def places(final_scores: Sequence[float]) -> list[int]:
+    """Each seat's place (1 = top) by its final score; a tie goes to the seat nearer the
+    first dealer (seat 0), as Tenhou ranks (docs/rules/riichi.md)."""
+    order = sorted(range(len(final_scores)), key=lambda s: (-final_scores[s], s))
+    return [order.index(s) + 1 for s in range(len(final_scores))]
+
+
+def seat_facts(extras: dict[str, Any], n: int) -> dict[str, list[Any]]:
+    """The scores rows' riichi columns (RIICHI_SEAT_FACTS) of one hand, from the riichi report's
+    extras (``riichi``, ``calls``, ``wins``, ``game_end``); None for other rulesets."""
+    if "riichi" not in extras or "calls" not in extras:
+        return {name: [None] * n for name in RIICHI_SEAT_FACTS}
+    wins = {w["seat"]: w for w in extras.get("wins", ())}
+    end = extras.get("game_end")
+    place = places(end["scores"]) if end and len(end.get("scores") or ()) == n else [None] * n
+    return {
+        "riichi": [s in extras["riichi"] for s in range(n)],
+        "open_call": [extras["calls"][s] > 0 for s in range(n)],
+        "win_points": [wins[s]["points"] if s in wins else None for s in range(n)],
+        "win_han": [wins[s]["han"] if s in wins else None for s in range(n)],
+        "place": place,
+    }
 
 
 class ReportColumns:
@@ -118,6 +142,8 @@ class ReportColumns:
         c["is_winner"] += [s in winners for s in range(n)]
         c["is_discarder"] += [discarder == s for s in range(n)]
         c["is_liable"] += [liable == s for s in range(n)]
+        for name, values in seat_facts(rep.extras, n).items():
+            c[name] += values
         c = self.columns["hand_results"]
         c["game_id"].append(game_id)
         c["hand_no"].append(hand_no)
@@ -289,7 +315,8 @@ class _BucketSources:
             frames.insert(0, stored.join(self.stale, on="game_id", how="anti"))
         if not frames:
             return pl.LazyFrame(REPLAY_TABLES[name].empty_table())
-        return pl.concat(frames, how="vertical_relaxed")
+        # diagonal: a file written before a column was added has it as nulls.
+        return pl.concat(frames, how="diagonal_relaxed")
 
 
 def _ipc_tables(path: str, rows: int) -> Iterator[pa.Table]:
