@@ -125,6 +125,52 @@ def stats_table(frame: pl.DataFrame, by: str, data: Path) -> Table:
     return table
 
 
+RIICHI_HEADERS = (
+    "player",
+    "hands",
+    "win %",
+    "deal-in %",
+    "riichi %",
+    "call %",
+    "draw %",
+    "abortive %",
+    "avg points",
+    "avg han",
+    "games",
+    "1st-2nd-3rd-4th",
+    "avg place",
+)
+
+
+def riichi_stats_table(frame: pl.DataFrame, data: Path) -> Table:
+    """The riichi players' statistics (:func:`dashboards.riichi_stats.riichi_stats`)."""
+    table = Table(title=f"riichi statistics ({data})", title_justify="left")
+    for c in RIICHI_HEADERS:
+        table.add_column(c, justify="left" if c == "player" else "right")
+    for row in frame.iter_rows(named=True):
+        table.add_row(
+            escape(row["player"]),
+            str(row["hands"]),
+            *(
+                _pct(row[c])
+                for c in (
+                    "win_rate",
+                    "deal_in_rate",
+                    "riichi_rate",
+                    "call_rate",
+                    "draw_rate",
+                    "abortive_rate",
+                )
+            ),
+            "-" if row["avg_win_points"] is None else f"{row['avg_win_points']:.0f}",
+            "-" if row["avg_win_han"] is None else f"{row['avg_win_han']:.2f}",
+            str(row["games"]),
+            "-".join(str(row[c]) for c in ("first", "second", "third", "fourth")),
+            "-" if row["avg_place"] is None else f"{row['avg_place']:.2f}",
+        )
+    return table
+
+
 def chan_stats_tables(frame: pl.DataFrame, cuoc: pl.DataFrame, data: Path) -> list[Table]:
     """The Chắn statistics (:func:`dashboards.data.chan_player_stats`) and, when there
     are wins, the cước frequencies (:func:`dashboards.data.cuoc_frequency`)."""
