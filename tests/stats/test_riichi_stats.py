@@ -1,0 +1,151 @@
+"""The riichi players' statistics (issue 23 part 3) on the shipped corpus.
+
+The figures ``mjaudit stats --riichi`` reads from the ``riichi_players`` summary rows
+equal counts derived here straight from the Tenhou XML files, element by element
+(INIT per hand, REACH step 1, N melds, AGARI, RYUUKYOKU and ``owari``), with no use of
+the importer or the replay; and the CLI prints those rows.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from mjaudit.parts.dashboards.queries import Filters, connect
+from mjaudit.parts.dashboards.riichi_stats import riichi_stats, riichi_stats_raw
+from mjaudit.parts.replay.archive.update import places
+from typer.testing import CliRunner
+
+from mjaudit.cli import app
+from tests.stats.conftest import RIICHI_CORPUS
+
+TABLES = ("hands", "game_days", "riichi_players")
+
+
+def _is_open(m: int) -> bool:
+    """A Tenhou N element's meld is open unless it is a concealed kong (a kan bit pattern,
+    no chi/pon/added-kan/nuki bit, given by nobody: ``m & 3 == 0``)."""
+    return bool(m & 0x3C) or (m & 3) != 0
+
+
+def xml_counts() -> dict[str, Counter[str]]:
+    """Per player of the mjx Tenhou XML files: the statistics' counts, from the XML."""
+    out: dict[str, Counter[str]] = defaultdict(Counter)
+    for path in sorted((RIICHI_CORPUS / "mjx").glob("*.mjlog")):
+        names: list[str] = []
+        hand: dict[str, set[int]] = {}
+
+        def close() -> None:
+            for s, name in enumerate(names):
+                c = out[name]
+                c["hands"] += 1
+                for fact in ("riichi", "open", "win", "deal_in", "exhaustive", "abortive"):
+                    c[fact] += s in hand.get(fact, set())
+
+        for el in ET.parse(path).getroot():
+            a = el.attrib
+            if el.tag == "UN" and all(a.get(f"n{i}") for i in range(4)):
+                names = [unquote(a[f"n{i}"]) for i in range(4)]
+            elif el.tag == "INIT":
+                if hand:
+                    close()
+                hand = {"seen": set()}
+            elif el.tag == "REACH" and a["step"] == "1":
+                hand.setdefault("riichi", set()).add(int(a["who"]))
+            elif el.tag == "N" and _is_open(int(a["m"])):
+                hand.setdefault("open", set()).add(int(a["who"]))
+            elif el.tag == "AGARI":
+                who, frm = int(a["who"]), int(a["fromWho"])
+                hand.setdefault("win", set()).add(who)
+                if frm != who:
+                    hand.setdefault("deal_in", set()).add(frm)
+                out[names[who]]["points"] += int(a["ten"].split(",")[1])
+                out[names[who]]["valued"] += 1
+            elif el.tag == "RYUUKYOKU":
+                kind = "exhaustive" if a.get("type") in (None, "nm") else "abortive"
+                hand.setdefault(kind, set()).update(range(4))
+            if "owari" in a:
+                final = [float(x) for x in a["owari"].split(",")[::2]]
+                for s, place in enumerate(places(final)):
+                    out[names[s]][f"place{place}"] += 1
+        if hand:
+            close()
+    return out
+
+
+@pytest.fixture(scope="module")
+def xml_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mjx Tenhou XML files alone, so every count has an XML to be derived from."""
+    from mjaudit.parts.ingest.pipeline import ingest
+    from mjaudit.parts.replay.archive.update import replay_archive
+
+    root = tmp_path_factory.mktemp("riichi-xml") / "data"
+    result = ingest([str(p) for p in sorted((RIICHI_CORPUS / "mjx").glob("*.mjlog"))], root)
+    assert not result.quarantined, result.messages
+    replay_archive(root)
+    return root
+
+
+def test_riichi_statistics_equal_the_counts_of_the_tenhou_xml(xml_only: Path) -> None:
+    expected = xml_counts()
+    rows = {r["player"]: r for r in riichi_stats(connect(xml_only, tables=TABLES)).to_dicts()}
+    assert set(rows) == set(expected)
+    assert sum(c["hands"] for c in expected.values()) == 4 * 602  # the corpus's 602 hands
+    for player, c in expected.items():
+        r, n = rows[player], c["hands"]
+        assert r["hands"] == n, player
+        assert r["riichi_rate"] == pytest.approx(c["riichi"] / n), player
+        assert r["call_rate"] == pytest.approx(c["open"] / n), player
+        assert r["win_rate"] == pytest.approx(c["win"] / n), player
+        assert r["deal_in_rate"] == pytest.approx(c["deal_in"] / n), player
+        assert r["draw_rate"] == pytest.approx(c["exhaustive"] / n), player
+        assert r["abortive_rate"] == pytest.approx(c["abortive"] / n), player
+        points = c["points"] / c["valued"] if c["valued"] else None
+        assert r["avg_win_points"] == pytest.approx(points), player
+        got = [r["first"], r["second"], r["third"], r["fourth"]]
+        assert got == [c[f"place{k}"] for k in (1, 2, 3, 4)], player
+        assert r["games"] == sum(got), player
+    # the corpus has riichi, calls, deal-ins, both kinds of draws and ended games
+    for fact in ("riichi", "open", "deal_in", "exhaustive", "abortive", "place1"):
+        assert sum(c[fact] for c in expected.values()) > 0, fact
+
+
+def test_places_break_a_tie_towards_the_first_dealer() -> None:
+    assert places([25000, 35000, 25000, 15000]) == [2, 1, 3, 4]
+
+
+def test_riichi_summary_equals_the_hand_rows(riichi_archive: Path) -> None:
+    """Every source of the corpus (XML, tenhou.net/6, MJAI), under several filters."""
+    con = connect(riichi_archive)
+    players = tuple(sorted(riichi_stats(con)["player"].to_list())[:5])
+    for filters in (
+        Filters(),
+        Filters(ruleset="riichi"),
+        Filters(players=players),
+        Filters(source_kind="log", game="mahjong"),
+    ):
+        for min_hands in (0, 20):
+            summed = riichi_stats(con, filters, min_hands)
+            assert summed.to_dicts() == riichi_stats_raw(con, filters, min_hands).to_dicts()
+            assert not summed.is_empty()
+
+
+def test_cli_stats_riichi(riichi_archive: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["stats", "--data", str(riichi_archive), "--riichi", "--format", "json"]
+    )
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    expected = riichi_stats(connect(riichi_archive, tables=TABLES)).to_dicts()
+    assert rows == json.loads(json.dumps(expected))
+    assert sum(r["hands"] for r in rows) == 4 * 635  # every hand of the corpus
+    table = runner.invoke(app, ["stats", "--data", str(riichi_archive), "--riichi"])
+    assert table.exit_code == 0 and "riichi statistics" in table.stdout
+    assert "avg place" in table.stdout
+    bad = runner.invoke(app, ["stats", "--data", str(riichi_archive), "--riichi", "--by", "month"])
+    assert bad.exit_code != 0 and "--riichi gives one row per player" in bad.output
