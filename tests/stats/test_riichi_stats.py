@@ -32,27 +32,28 @@ def _is_open(m: int) -> bool:
     return bool(m & 0x3C) or (m & 3) != 0
 
 
+def _close(out: dict[str, Counter[str]], names: list[str], hand: dict[str, set[int]]) -> None:
+    """Count one hand's facts for its four players."""
+    for s, name in enumerate(names):
+        c = out[name]
+        c["hands"] += 1
+        for fact in ("riichi", "open", "win", "deal_in", "exhaustive", "abortive"):
+            c[fact] += s in hand.get(fact, set())
+
+
 def xml_counts() -> dict[str, Counter[str]]:
     """Per player of the mjx Tenhou XML files: the statistics' counts, from the XML."""
     out: dict[str, Counter[str]] = defaultdict(Counter)
     for path in sorted((RIICHI_CORPUS / "mjx").glob("*.mjlog")):
         names: list[str] = []
         hand: dict[str, set[int]] = {}
-
-        def close() -> None:
-            for s, name in enumerate(names):
-                c = out[name]
-                c["hands"] += 1
-                for fact in ("riichi", "open", "win", "deal_in", "exhaustive", "abortive"):
-                    c[fact] += s in hand.get(fact, set())
-
         for el in ET.parse(path).getroot():
             a = el.attrib
             if el.tag == "UN" and all(a.get(f"n{i}") for i in range(4)):
                 names = [unquote(a[f"n{i}"]) for i in range(4)]
             elif el.tag == "INIT":
                 if hand:
-                    close()
+                    _close(out, names, hand)
                 hand = {"seen": set()}
             elif el.tag == "REACH" and a["step"] == "1":
                 hand.setdefault("riichi", set()).add(int(a["who"]))
@@ -73,7 +74,7 @@ def xml_counts() -> dict[str, Counter[str]]:
                 for s, place in enumerate(places(final)):
                     out[names[s]][f"place{place}"] += 1
         if hand:
-            close()
+            _close(out, names, hand)
     return out
 
 
@@ -149,3 +150,32 @@ def test_cli_stats_riichi(riichi_archive: Path) -> None:
     assert "avg place" in table.stdout
     bad = runner.invoke(app, ["stats", "--data", str(riichi_archive), "--riichi", "--by", "month"])
     assert bad.exit_code != 0 and "--riichi gives one row per player" in bad.output
+
+
+def test_tenhou_json_and_mjai_keep_the_game_end(riichi_archive: Path, tmp_path: Path) -> None:
+    """tenhou.net/6's ``sc`` (final score, points per seat) is the last hand's game end,
+    as XML's ``owari``; an MJAI ``end_game`` with ``scores`` too; the places follow."""
+    from mjaudit.parts.ingest import mjai, tenhou_json
+
+    path = RIICHI_CORPUS / "mjai-reviewer" / "ranked_game.json"
+    records = [item.record for item in tenhou_json.read(path)]
+    assert "game_end" not in records[0]["result"]
+    end = records[-1]["result"]["game_end"]
+    assert end == {"scores": [21100, 55000, -4900, 28800], "points": [-19.0, 65.0, -55.0, 9.0]}
+    con = connect(riichi_archive)
+    got = con.sql(
+        "SELECT seat, place FROM scores WHERE game_id = 'ranked_game' AND place IS NOT NULL "
+        "ORDER BY seat"
+    ).fetchall()
+    assert got == [(0, 3), (1, 1), (2, 4), (3, 2)]
+    lines = (RIICHI_CORPUS / "riichienv" / "126_204_0_mjai.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1]) == {"type": "end_game"}  # the corpus's MJAI has no scores
+    ended = tmp_path / "ended.jsonl"
+    final = [31000, 25000, 24000, 20000]
+    ended.write_text("\n".join([*lines[:-1], json.dumps({"type": "end_game", "scores": final})]))
+    last = list(mjai.read(ended))[-1].record  # type: ignore[union-attr]
+    assert last["result"]["game_end"] == {"scores": final}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:-1], '{"type": "end_game", "scores": [1, 2]}']))
+    problem = list(mjai.read(bad))[-1]
+    assert "end_game" in problem.message and "scores" in problem.message  # type: ignore[union-attr]
