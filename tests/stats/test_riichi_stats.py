@@ -179,3 +179,18 @@ def test_tenhou_json_and_mjai_keep_the_game_end(riichi_archive: Path, tmp_path: 
     bad.write_text("\n".join([*lines[:-1], '{"type": "end_game", "scores": [1, 2]}']))
     problem = list(mjai.read(bad))[-1]
     assert "end_game" in problem.message and "scores" in problem.message  # type: ignore[union-attr]
+
+
+def test_dashboard_players_page_shows_the_riichi_block(
+    riichi_archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.dashboards.test_app import app, no_exception
+
+    monkeypatch.setenv("MJAUDIT_DATA", str(riichi_archive))
+    at = app("players")
+    no_exception(at)
+    assert [h.value for h in at.subheader] == ["Riichi"]
+    shown = at.dataframe[-1].value
+    expected = riichi_stats(connect(riichi_archive, tables=TABLES))
+    assert list(shown["player"]) == expected["player"].to_list()
+    assert list(shown["riichi_rate"]) == pytest.approx(expected["riichi_rate"].to_list())
