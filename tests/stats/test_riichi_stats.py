@@ -194,3 +194,39 @@ def test_dashboard_players_page_shows_the_riichi_block(
     expected = riichi_stats(connect(riichi_archive, tables=TABLES))
     assert list(shown["player"]) == expected["player"].to_list()
     assert list(shown["riichi_rate"]) == pytest.approx(expected["riichi_rate"].to_list())
+
+
+def test_riichi_buckets_replayed_before_riichi_players_are_replayed_again(
+    riichi_archive: Path, tmp_path: Path
+) -> None:
+    """A riichi folder's bucket without a riichi_players file was replayed before its
+    scores rows had the riichi columns: the statistics refuse, the next replay writes it
+    (and the same rows); other rulesets' buckets need none."""
+    import shutil
+
+    from mjaudit.parts.dashboards.queries import SummaryMissing
+    from mjaudit.parts.ingest.store import DataDir
+    from mjaudit.parts.replay.archive.summary import missing_summaries
+    from mjaudit.parts.replay.archive.update import replay_archive
+
+    root = tmp_path / "old"
+    shutil.copytree(riichi_archive, root)
+    store = DataDir(root)
+    before = riichi_stats(connect(root, tables=TABLES))
+    with store.writing():
+        files = store.manifest()["tables"]["riichi_players"]
+        store.commit_staged([], [rel for rel in files if "/bucket-" in rel])
+    with pytest.raises(SummaryMissing, match="mjaudit replay"):
+        connect(root, tables=TABLES)
+    refused = CliRunner().invoke(app, ["stats", "--data", str(root), "--riichi"])
+    assert refused.exit_code == 2 and "mjaudit replay" in refused.output
+    replay_archive(root)
+    assert missing_summaries(store.manifest()) == []
+    assert riichi_stats(connect(root, tables=TABLES)).to_dicts() == before.to_dicts()
+    other = {
+        "tables": {
+            name: [f"{name}/ruleset=hk-classic/bucket-00-00000001.parquet"]
+            for name in ("hand_results", "game_days", "player_pairs")
+        }
+    }
+    assert missing_summaries(other) == []
