@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from mjaudit.parts.dashboards.riichi_stats import RIICHI_COLUMNS
 from rich.markup import escape
 from rich.table import Table
 
@@ -151,17 +152,7 @@ def riichi_stats_table(frame: pl.DataFrame, data: Path) -> Table:
         table.add_row(
             escape(row["player"]),
             str(row["hands"]),
-            *(
-                _pct(row[c])
-                for c in (
-                    "win_rate",
-                    "deal_in_rate",
-                    "riichi_rate",
-                    "call_rate",
-                    "draw_rate",
-                    "abortive_rate",
-                )
-            ),
+            *(_pct(row[c]) for c in RIICHI_COLUMNS if c.endswith("_rate")),
             "-" if row["avg_win_points"] is None else f"{row['avg_win_points']:.0f}",
             "-" if row["avg_win_han"] is None else f"{row['avg_win_han']:.2f}",
             str(row["games"]),
