@@ -803,7 +803,8 @@ def stats(
     `--riichi` gives the riichi players' own, of the riichi hands: win, deal-in, riichi
     (hands with a riichi declaration), call (hands with an open call) and draw rates
     (exhaustive draws; abortive draws apart), average win in points and han, and the
-    places at the games' ends the logs record (Tenhou XML; not tenhou.net/6 or MJAI).
+    places at the games' ends the logs record (Tenhou XML owari,
+    tenhou.net/6 sc, MJAI end_game scores).
     """
     from mjaudit.parts.dashboards.queries import (
         STATS_TABLES,
