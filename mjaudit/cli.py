@@ -889,6 +889,9 @@ def _riichi_stats(data: Path, filters: Any, fmt: StatsFormat, by: StatsBy, min_h
     if by is not StatsBy.player or fmt is StatsFormat.tsv:
         _error("--riichi gives one row per player: no --by, and --format table, csv or json")
         raise typer.Exit(EXIT_USAGE)
+    if filters.ruleset not in (None, "riichi"):
+        _error(f"--riichi counts riichi hands: not --ruleset {filters.ruleset}")
+        raise typer.Exit(EXIT_USAGE)
     filters = replace(filters, ruleset="riichi")
     try:
         con = connect(data, filters.scope(), tables=("hands", "game_days", "riichi_players"))

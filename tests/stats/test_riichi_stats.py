@@ -150,6 +150,10 @@ def test_cli_stats_riichi(riichi_archive: Path) -> None:
     assert "avg place" in table.stdout
     bad = runner.invoke(app, ["stats", "--data", str(riichi_archive), "--riichi", "--by", "month"])
     assert bad.exit_code != 0 and "--riichi gives one row per player" in bad.output
+    other = runner.invoke(
+        app, ["stats", "--data", str(riichi_archive), "--riichi", "--ruleset", "hk-classic"]
+    )
+    assert other.exit_code == 2 and "--riichi counts riichi hands" in other.output
 
 
 def test_tenhou_json_and_mjai_keep_the_game_end(riichi_archive: Path, tmp_path: Path) -> None:
