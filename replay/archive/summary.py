@@ -208,9 +208,9 @@ def _limit_wins(seats: pl.DataFrame, fans: pl.DataFrame | None) -> pl.DataFrame:
 
 
 def _riichi_players(seats: pl.DataFrame) -> pl.DataFrame:
-    """Per key and player of the riichi hands: the counts riichi players' statistics need
+    """Per key and player of the riichi hands (whose scores rows have the riichi columns): the counts riichi players' statistics need
     (the scores rows' riichi columns; a place only on a game's last hand)."""
-    rows = seats.filter(pl.col("ruleset") == "riichi")
+    rows = seats.filter(pl.col("riichi").is_not_null())  # only riichi reports set it
     win = pl.col("is_winner") & (pl.col("ended_by") == "win")
     place = pl.col("place")
     return rows.group_by([*GROUP, "player"]).agg(

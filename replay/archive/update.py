@@ -75,30 +75,6 @@ class ReplaySummary:
     engine_errors: int = 0  # hands the engine failed on (ENGINE_ERROR findings, all stored)
 
 
-def places(final_scores: Sequence[float]) -> list[int]:
-    """Each seat's place (1 = top) by its final score; a tie goes to the seat nearer the
-    first dealer (seat 0), as Tenhou ranks (docs/rules/riichi.md)."""
-    order = sorted(range(len(final_scores)), key=lambda s: (-final_scores[s], s))
-    return [order.index(s) + 1 for s in range(len(final_scores))]
-
-
-def seat_facts(extras: dict[str, Any], n: int) -> dict[str, list[Any]]:
-    """The scores rows' riichi columns (RIICHI_SEAT_FACTS) of one hand, from the riichi report's
-    extras (``riichi``, ``calls``, ``wins``, ``game_end``); None for other rulesets."""
-    if "riichi" not in extras or "calls" not in extras:
-        return {name: [None] * n for name in RIICHI_SEAT_FACTS}
-    wins = {w["seat"]: w for w in extras.get("wins", ())}
-    end = extras.get("game_end")
-    place = places(end["scores"]) if end and len(end.get("scores") or ()) == n else [None] * n
-    return {
-        "riichi": [s in extras["riichi"] for s in range(n)],
-        "open_call": [extras["calls"][s] > 0 for s in range(n)],
-        "win_points": [wins[s]["points"] if s in wins else None for s in range(n)],
-        "win_han": [wins[s]["han"] if s in wins else None for s in range(n)],
-        "place": place,
-    }
-
-
 class ReportColumns:
     """The replay tables' rows of many hand reports, kept column by column.
 
@@ -142,8 +118,9 @@ class ReportColumns:
         c["is_winner"] += [s in winners for s in range(n)]
         c["is_discarder"] += [discarder == s for s in range(n)]
         c["is_liable"] += [liable == s for s in range(n)]
-        for name, values in seat_facts(rep.extras, n).items():
-            c[name] += values
+        facts = rep.extras.get("seat_facts")  # a ruleset's own columns (riichi's)
+        for name in RIICHI_SEAT_FACTS:
+            c[name] += facts[name] if facts is not None else [None] * n
         c = self.columns["hand_results"]
         c["game_id"].append(game_id)
         c["hand_no"].append(hand_no)

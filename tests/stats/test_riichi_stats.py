@@ -17,7 +17,7 @@ from urllib.parse import unquote
 import pytest
 from mjaudit.parts.dashboards.queries import Filters, connect
 from mjaudit.parts.dashboards.riichi_stats import riichi_stats, riichi_stats_raw
-from mjaudit.parts.replay.archive.update import places
+from mjaudit.parts.replay.rulesets.riichi.replayer import places
 from typer.testing import CliRunner
 
 from mjaudit.cli import app
