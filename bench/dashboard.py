@@ -52,7 +52,11 @@ from mjaudit.parts.ingest.store import DataDir, Part  # noqa: E402
 from mjaudit.parts.replay.archive.summary import summary_tables  # noqa: E402
 from mjaudit.parts.schemas.records import parse_record  # noqa: E402
 from mjaudit.parts.schemas.rows import RowBuffers  # noqa: E402
-from mjaudit.parts.schemas.tables import ALL_TABLES  # noqa: E402
+from mjaudit.parts.schemas.tables import (  # noqa: E402
+    ALL_TABLES,
+    RIICHI_SEAT_FACTS,
+    SCORES,
+)
 
 from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
 from bench.synthlog import hand as synth_hand  # noqa: E402
@@ -271,6 +275,8 @@ def _chunk(
             "is_winner": is_winner,
             "is_discarder": is_disc & won,
             "is_liable": (seat == liable[hand_of_seat]) & (liable[hand_of_seat] >= 0),
+            # riichi's own columns: the synthetic rulesets are not riichi
+            **{f.name: pa.nulls(4 * n, f.type) for f in SCORES if f.name in RIICHI_SEAT_FACTS},
         }
     )
     recorded = pa.table(

@@ -59,6 +59,7 @@ from mjaudit.parts.dashboards.queries import (
     player_stats,
     units_cte,
 )
+from mjaudit.parts.dashboards.riichi_stats import riichi_stats
 from mjaudit.parts.ingest.partitions import Scope, game_of, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
@@ -799,6 +800,12 @@ def player_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """Every player's statistics, as ``mjaudit stats`` prints them (the summary tables)."""
     con = totalled(con, f)
     return player_stats(con, f)
+
+
+def riichi_table(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
+    """The riichi players' statistics of the riichi hands the filters select, as
+    ``mjaudit stats --riichi`` prints them (the ``riichi_players`` summary rows)."""
+    return riichi_stats(con, f)
 
 
 # The last step of player_sittings and its definition: each row of `mine` at the first

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from mjaudit.parts.dashboards.riichi_stats import RIICHI_COLUMNS
 from rich.markup import escape
 from rich.table import Table
 
@@ -121,6 +122,42 @@ def stats_table(frame: pl.DataFrame, by: str, data: Path) -> Table:
             f"{row['net_points']:g}",
             f"{row['net_per_hand']:.2f}",
             str(row["n_violations"]),
+        )
+    return table
+
+
+RIICHI_HEADERS = (
+    "player",
+    "hands",
+    "win %",
+    "deal-in %",
+    "riichi %",
+    "call %",
+    "draw %",
+    "abortive %",
+    "avg points",
+    "avg han",
+    "games",
+    "1st-2nd-3rd-4th",
+    "avg place",
+)
+
+
+def riichi_stats_table(frame: pl.DataFrame, data: Path) -> Table:
+    """The riichi players' statistics (:func:`dashboards.riichi_stats.riichi_stats`)."""
+    table = Table(title=f"riichi statistics ({data})", title_justify="left")
+    for c in RIICHI_HEADERS:
+        table.add_column(c, justify="left" if c == "player" else "right")
+    for row in frame.iter_rows(named=True):
+        table.add_row(
+            escape(row["player"]),
+            str(row["hands"]),
+            *(_pct(row[c]) for c in RIICHI_COLUMNS if c.endswith("_rate")),
+            "-" if row["avg_win_points"] is None else f"{row['avg_win_points']:.0f}",
+            "-" if row["avg_win_han"] is None else f"{row['avg_win_han']:.2f}",
+            str(row["games"]),
+            "-".join(str(row[c]) for c in ("first", "second", "third", "fourth")),
+            "-" if row["avg_place"] is None else f"{row['avg_place']:.2f}",
         )
     return table
 

@@ -44,6 +44,7 @@ QUERIES = frozenset(
         "activity",
         "leaderboard",
         "player_table",
+        "riichi_table",
         "player_sittings",
         "player_fans",
         "player_draws",
@@ -75,6 +76,7 @@ SUMMARY_QUERIES = frozenset(
     {
         "leaderboard",
         "player_table",
+        "riichi_table",
         "player_sittings",
         "player_fans",
         "head_to_head",

@@ -115,6 +115,18 @@ class _Reader:
             return None
         if kind == "start_kyoku":
             return self.start(ev)
+        if kind == "end_game" and ev.get("scores") is not None and self.hand is not None:
+            scores = ev["scores"]
+            if not (
+                isinstance(scores, list)
+                and len(scores) == 4
+                and all(isinstance(x, int) for x in scores)
+            ):
+                raise BadLog(
+                    BAD_MJAI, f"line {self.line} (end_game)", "scores", "expected 4 scores"
+                )
+            self.hand.game_end = {"scores": [int(x) for x in scores]}  # the final scores
+            return None
         if kind in ("end_kyoku", "end_game", "none"):
             return None
         hand = self.live(ev)

@@ -377,6 +377,14 @@ def _no_stick_on_ron(draft: HandDraft) -> None:
         draft.n_riichi[seat] = max(0, draft.n_riichi[seat] - 1)
 
 
+def _game_end(sc: Any, where: str) -> dict[str, Any]:
+    """The game's end: the file's ``sc`` (each seat's final score, then its points after
+    uma), kept on the last hand as Tenhou XML's ``owari`` is."""
+    if not (isinstance(sc, list) and len(sc) == 8 and all(isinstance(x, int | float) for x in sc)):
+        raise BadLog(BAD_TENHOU_JSON, where, "sc", "expected 8 numbers (score, points per seat)")
+    return {"scores": [int(x) for x in sc[::2]], "points": [float(x) for x in sc[1::2]]}
+
+
 def read(path: Path) -> Iterator[ImportItem]:
     """The hands of one tenhou.net/6 JSON file; a bad hand is one problem naming
     ``log[i]`` and the entry, and the other hands are kept."""
@@ -401,7 +409,10 @@ def read(path: Path) -> Iterator[ImportItem]:
     game_id = game_id_of(path)
     for i, kyoku in enumerate(game["log"]):
         try:
-            yield as_item(_hand(game, i, kyoku, game_id, [str(p) for p in players]))
+            draft = _hand(game, i, kyoku, game_id, [str(p) for p in players])
+            if i == len(game["log"]) - 1 and game.get("sc") is not None:
+                draft.game_end = _game_end(game["sc"], f"log[{i}]")
+            yield as_item(draft)
         except BadLog as exc:
             yield ImportProblem(
                 i + 1,

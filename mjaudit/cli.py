@@ -893,6 +893,14 @@ def stats(
             "them) or an ISO time (UTC unless it says otherwise), e.g. 2026-12-02T14:00.",
         ),
     ] = None,
+    riichi: Annotated[
+        bool,
+        typer.Option(
+            "--riichi",
+            help="The riichi players' statistics of the riichi hands: win, deal-in, riichi, "
+            "call and draw rates, average win in points and han, places at the games' ends.",
+        ),
+    ] = False,
 ) -> None:
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
@@ -900,9 +908,12 @@ def stats(
     ingesting). Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
     deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
-    violations by code). Riichi hands get these shared figures (han as the value); the
-    riichi statistics (riichi, call and draw rates, points per win, placement) are not
-    computed yet.
+    violations by code). Riichi hands get these shared figures (han as the value), and
+    `--riichi` gives the riichi players' own, of the riichi hands: win, deal-in, riichi
+    (hands with a riichi declaration), call (hands with an open call) and draw rates
+    (exhaustive draws; abortive draws apart), average win in points and han, and the
+    places at the games' ends the logs record (Tenhou XML owari,
+    tenhou.net/6 sc, MJAI end_game scores).
     """
     from mjaudit.parts.dashboards.queries import (
         STATS_TABLES,
@@ -944,6 +955,9 @@ def stats(
     if chosen == "chan":
         _chan_stats(data, filters, fmt, when)
         return
+    if riichi:
+        _riichi_stats(store, data, filters, fmt, by, min_hands)
+        return
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
         con = connect(store, filters.scope(), tables=STATS_TABLES)
@@ -973,6 +987,39 @@ def stats(
         out.print("no hands match (did you run `mjaudit replay`?)")
         return
     out.print(stats_table(frame, by.value, data))
+
+
+def _riichi_stats(
+    store: Any, data: Path, filters: Any, fmt: StatsFormat, by: StatsBy, min_hands: int
+) -> None:
+    """``mjaudit stats --riichi``: the riichi players' statistics (riichi_players rows)."""
+    from dataclasses import replace
+
+    from mjaudit.parts.dashboards.queries import SummaryMissing, connect
+    from mjaudit.parts.dashboards.riichi_stats import riichi_stats
+    from mjaudit.parts.dashboards.terminal import riichi_stats_table
+
+    if by is not StatsBy.player or fmt is StatsFormat.tsv:
+        _error("--riichi gives one row per player: no --by, and --format table, csv or json")
+        raise typer.Exit(EXIT_USAGE)
+    if filters.ruleset not in (None, "riichi"):
+        _error(f"--riichi counts riichi hands: not --ruleset {filters.ruleset}")
+        raise typer.Exit(EXIT_USAGE)
+    filters = replace(filters, ruleset="riichi")
+    try:
+        con = connect(store, filters.scope(), tables=("hands", "game_days", "riichi_players"))
+    except SummaryMissing as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    frame = riichi_stats(con, filters, min_hands=min_hands)
+    if fmt is StatsFormat.csv:
+        sys.stdout.write(frame.write_csv())
+    elif fmt is StatsFormat.json:
+        sys.stdout.write(frame.write_json() + "\n")
+    elif frame.is_empty():
+        out.print("no riichi hands match (did you run `mjaudit replay`?)")
+    else:
+        out.print(riichi_stats_table(frame, data))
 
 
 def _chan_stats(

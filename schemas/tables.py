@@ -212,8 +212,19 @@ SCORES = pa.schema(
         pa.field("is_winner", pa.bool_(), nullable=False),
         pa.field("is_discarder", pa.bool_(), nullable=False),
         pa.field("is_liable", pa.bool_(), nullable=False),
+        # Riichi's own per-seat facts (None for the other rulesets): the seat declared
+        # riichi, called an open set (a concealed kong is not one), the value of its win
+        # in points (before honba and sticks) and han, and its place at the game's end
+        # (on the last hand of a log that records the end: Tenhou XML ``owari``).
+        pa.field("riichi", pa.bool_()),
+        pa.field("open_call", pa.bool_()),
+        pa.field("win_points", pa.int32()),
+        pa.field("win_han", pa.int16()),
+        pa.field("place", pa.int8()),
     ]
 )
+
+RIICHI_SEAT_FACTS = ("riichi", "open_call", "win_points", "win_han", "place")
 
 HAND_RESULTS = pa.schema(
     [
@@ -373,6 +384,29 @@ LIMIT_WINS = pa.schema(  # one row per winner's seat of a win that reached the f
     ]
 )
 
+RIICHI_PLAYERS = pa.schema(  # riichi hands only: the per-seat facts of the scores rows
+    [
+        *SUMMARY_KEY,
+        column(HandRecord, "players", rename="player", item=True),
+        pa.field("hands", COUNT, nullable=False),
+        pa.field("wins", COUNT, nullable=False),  # is_winner of a hand ended by a win
+        pa.field("deal_ins", COUNT, nullable=False),
+        pa.field("riichi", COUNT, nullable=False),  # hands with a riichi declaration
+        pa.field("open_hands", COUNT, nullable=False),  # hands with an open call
+        pa.field("exhaustive_draws", COUNT, nullable=False),
+        pa.field("abortive_draws", COUNT, nullable=False),
+        pa.field("win_points", pa.float64(), nullable=False),  # sum over their wins
+        pa.field("win_han", pa.float64(), nullable=False),
+        pa.field("valued_wins", COUNT, nullable=False),  # wins those sums have
+        pa.field("games_ended", COUNT, nullable=False),  # games whose end the log records
+        pa.field("first", COUNT, nullable=False),
+        pa.field("second", COUNT, nullable=False),
+        pa.field("third", COUNT, nullable=False),
+        pa.field("fourth", COUNT, nullable=False),
+        pa.field("place_sum", COUNT, nullable=False),
+    ]
+)
+
 SUMMARY_TABLES: dict[str, pa.Schema] = {
     "game_days": GAME_DAYS,
     "player_games": PLAYER_GAMES,
@@ -381,6 +415,7 @@ SUMMARY_TABLES: dict[str, pa.Schema] = {
     "player_patterns": PLAYER_PATTERNS,
     "player_pairs": PLAYER_PAIRS,
     "limit_wins": LIMIT_WINS,
+    "riichi_players": RIICHI_PLAYERS,
 }
 # The summary tables a reader copies into memory (a row per sitting and day, or fewer);
 # the others are read from their files by the queries that need them.

@@ -7,6 +7,7 @@ import streamlit as st
 from mjaudit.parts.dashboards import ui
 from mjaudit.parts.dashboards.data import CHAN_STAT_COLUMNS
 from mjaudit.parts.dashboards.queries import STAT_COLUMNS
+from mjaudit.parts.dashboards.riichi_stats import RIICHI_COLUMNS
 
 ctx = ui.require()
 st.header("Players")
@@ -80,3 +81,35 @@ st.dataframe(
 st.download_button(
     "Download CSV", stats.drop("page").write_csv(), file_name="player-stats.csv", mime="text/csv"
 )
+
+riichi = ctx.q("riichi_table", ctx.filters)
+if not riichi.is_empty():
+    st.subheader("Riichi")
+    st.caption(
+        f"{riichi.height:,} players of riichi hands, as `mjaudit stats --riichi` prints them. "
+        "Rates per hand: riichi = hands with a riichi declaration, call = hands with an "
+        "open call (not a concealed kong), draw = exhaustive draws, abortive = abortive "
+        "draws; average win in points (before honba and sticks) and han; places at the "
+        "games' ends the logs record."
+    )
+    st.dataframe(
+        riichi,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "player": st.column_config.TextColumn("Player", pinned=True),
+            "hands": st.column_config.NumberColumn("Hands", format="localized"),
+            **{
+                c: st.column_config.NumberColumn(c.replace("_", " ").capitalize(), **pct)
+                for c in RIICHI_COLUMNS
+                if c.endswith("_rate")
+            },
+            "avg_win_points": st.column_config.NumberColumn("Avg win (points)", format="%.0f"),
+            "avg_win_han": st.column_config.NumberColumn("Avg win (han)", format="%.2f"),
+            "games": st.column_config.NumberColumn("Games ended"),
+            "avg_place": st.column_config.NumberColumn("Avg place", format="%.2f"),
+        },
+    )
+    st.download_button(
+        "Download riichi CSV", riichi.write_csv(), file_name="riichi-stats.csv", mime="text/csv"
+    )

@@ -36,6 +36,7 @@ SORT = {
     "player_patterns": [*GROUP, "player", "pattern"],
     "player_pairs": [*GROUP, "player", "opponent"],
     "limit_wins": [*GROUP, "hand_no", "seat"],
+    "riichi_players": [*GROUP, "player"],
 }
 
 
@@ -134,6 +135,7 @@ def summary_tables(
     frames["player_patterns"] = _patterns(hr, fan_rows)
     frames["player_pairs"] = _pairs(seats)
     frames["limit_wins"] = _limit_wins(seats, fan_rows)
+    frames["riichi_players"] = _riichi_players(seats)
     return {
         name: frames[name].select(schema.names).to_arrow().cast(schema)
         for name, schema in SUMMARY_TABLES.items()
@@ -205,6 +207,32 @@ def _limit_wins(seats: pl.DataFrame, fans: pl.DataFrame | None) -> pl.DataFrame:
     return wins.join(names, on=[*KEY, "seat"], how="left")
 
 
+def _riichi_players(seats: pl.DataFrame) -> pl.DataFrame:
+    """Per key and player of the riichi hands (whose scores rows have the riichi columns): the counts riichi players' statistics need
+    (the scores rows' riichi columns; a place only on a game's last hand)."""
+    rows = seats.filter(pl.col("riichi").is_not_null())  # only riichi reports set it
+    win = pl.col("is_winner") & (pl.col("ended_by") == "win")
+    place = pl.col("place")
+    return rows.group_by([*GROUP, "player"]).agg(
+        pl.len().alias("hands"),
+        win.sum().alias("wins"),
+        pl.col("is_discarder").sum().alias("deal_ins"),
+        pl.col("riichi").fill_null(False).sum().alias("riichi"),
+        pl.col("open_call").fill_null(False).sum().alias("open_hands"),
+        (pl.col("ended_by") == "exhaustive_draw").sum().alias("exhaustive_draws"),
+        (pl.col("ended_by") == "abortive_draw").sum().alias("abortive_draws"),
+        pl.col("win_points").filter(win).cast(pl.Float64).sum().alias("win_points"),
+        pl.col("win_han").filter(win).cast(pl.Float64).sum().alias("win_han"),
+        pl.col("win_points").filter(win).count().alias("valued_wins"),
+        place.count().alias("games_ended"),
+        *((place == k).sum().alias(name) for k, name in enumerate(PLACES, 1)),
+        place.cast(pl.Int64).sum().alias("place_sum"),
+    )
+
+
+PLACES = ("first", "second", "third", "fourth")
+
+
 def _bucket_folder(rel: str) -> tuple[str, str] | None:
     """``hand_results/ruleset=x/bucket-03-00000012.parquet`` -> (``ruleset=x``, ``03``);
     None for a file that is not a bucket's."""
@@ -221,15 +249,23 @@ def _bucket_folder(rel: str) -> tuple[str, str] | None:
 MARKERS = ("game_days", "player_pairs")
 
 
+# The riichi folders' marker too: their scores rows have the riichi columns since then.
+RIICHI_MARKER = ("ruleset=riichi", "riichi_players")
+
+
 def missing_summaries(manifest: dict) -> list[str]:
     """The ``hand_results`` bucket files whose bucket (and ruleset folder) lacks a file of
-    one of the MARKERS: their hands were replayed before those summary tables existed."""
+    one of the MARKERS (a riichi folder: or RIICHI_MARKER's): their hands were replayed
+    before those summary tables existed."""
     tables = manifest["tables"]
     have = {_bucket_folder(rel) for rel in tables.get(MARKERS[0], [])}
     for name in MARKERS[1:]:
         have &= {_bucket_folder(rel) for rel in tables.get(name, [])}
+    folder, marker = RIICHI_MARKER
+    riichi = {_bucket_folder(rel) for rel in tables.get(marker, [])}
     return [
         rel
         for rel in tables.get("hand_results", [])
-        if (where := _bucket_folder(rel)) is not None and where not in have
+        if (where := _bucket_folder(rel)) is not None
+        and (where not in have or (where[0] == folder and where not in riichi))
     ]

@@ -46,7 +46,7 @@ from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, SERIOUS, HandRepo
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.card import cards_digest, register_folder
 from mjaudit.parts.schemas.rows import records_from_tables
-from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES
+from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES, RIICHI_SEAT_FACTS
 
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
@@ -118,6 +118,9 @@ class ReportColumns:
         c["is_winner"] += [s in winners for s in range(n)]
         c["is_discarder"] += [discarder == s for s in range(n)]
         c["is_liable"] += [liable == s for s in range(n)]
+        facts = rep.extras.get("seat_facts")  # a ruleset's own columns (riichi's)
+        for name in RIICHI_SEAT_FACTS:
+            c[name] += facts[name] if facts is not None else [None] * n
         c = self.columns["hand_results"]
         c["game_id"].append(game_id)
         c["hand_no"].append(hand_no)
@@ -289,7 +292,8 @@ class _BucketSources:
             frames.insert(0, stored.join(self.stale, on="game_id", how="anti"))
         if not frames:
             return pl.LazyFrame(REPLAY_TABLES[name].empty_table())
-        return pl.concat(frames, how="vertical_relaxed")
+        # diagonal: a file written before a column was added has it as nulls.
+        return pl.concat(frames, how="diagonal_relaxed")
 
 
 def _ipc_tables(path: str, rows: int) -> Iterator[pa.Table]:

@@ -11,6 +11,7 @@ do not follow from it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
@@ -50,6 +51,30 @@ def _win_extras(hand: RiichiHand) -> list[dict[str, Any]]:
     return out
 
 
+def places(final_scores: Sequence[float]) -> list[int]:
+    """Each seat's place (1 = top) by its final score; a tie goes to the seat nearer the
+    first dealer (seat 0), as Tenhou ranks."""
+    order = sorted(range(len(final_scores)), key=lambda s: (-final_scores[s], s))
+    return [order.index(s) + 1 for s in range(len(final_scores))]
+
+
+def seat_facts(extras: dict[str, Any]) -> dict[str, list[Any]]:
+    """The scores rows' riichi columns (``schemas/tables.py`` RIICHI_SEAT_FACTS) from the
+    report's extras: riichi declared, an open call, the win's points and han, the place
+    at the game's end (on the hand that records it)."""
+    wins = {w["seat"]: w for w in extras["wins"]}
+    end = extras.get("game_end")
+    n = len(extras["calls"])
+    ok = end is not None and len(end.get("scores") or ()) == n
+    return {
+        "riichi": [s in extras["riichi"] for s in range(n)],
+        "open_call": [extras["calls"][s] > 0 for s in range(n)],
+        "win_points": [wins[s]["points"] if s in wins else None for s in range(n)],
+        "win_han": [wins[s]["han"] if s in wins else None for s in range(n)],
+        "place": places(end["scores"]) if ok else [None] * n,
+    }
+
+
 def _fields(hand: RiichiHand, base: dict[str, Any], previous: HandReport | None) -> dict[str, Any]:
     done = None if hand.stopped else settle(hand)
     top = hand.settled[0] if hand.settled else None
@@ -78,6 +103,7 @@ def _fields(hand: RiichiHand, base: dict[str, Any], previous: HandReport | None)
                 extras["nagashi"] = list(done.nagashi)
     if hand.record.get("result", {}).get("game_end") is not None:
         extras["game_end"] = hand.record["result"]["game_end"]
+    extras["seat_facts"] = seat_facts(extras)
     return dict(
         base,
         **hand.win_fields(),
