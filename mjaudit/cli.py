@@ -835,7 +835,10 @@ def stats(
         return
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
-        con = connect(data, filters.scope(), tables=STATS_TABLES)
+        # Figures over the whole archive (no dates, no grouping by venue, table or
+        # month) read the stored totals: a row per player and ruleset.
+        whole = by is StatsBy.player and since is None and until is None
+        con = connect(data, filters.scope(), tables=STATS_TABLES, totals=whole)
     except SummaryMissing as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
