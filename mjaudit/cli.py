@@ -648,6 +648,7 @@ def compact(
     """Merge the small files of each table partition into one (rows unchanged, atomic)."""
     from mjaudit.parts.dashboards.terminal import compact_table
     from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
+    from mjaudit.parts.replay.archive.totals import refresh_totals
 
     try:
         store = DataDir(data)
@@ -660,6 +661,8 @@ def compact(
     try:
         with store.writing(wait=wait, on_wait=_waiting):
             counts = store.compact()
+            # Compaction renames the summary files the stored totals were summed from.
+            refresh_totals(store)
     except (DataDirBusy, DataDirError, OSError) as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
@@ -788,7 +791,8 @@ def stats(
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
     Computed from the summary tables the replay writes (run `mjaudit replay` after
-    ingesting). Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
+    ingesting); without --since/--until and with --by player, from the totals per player
+    and ruleset it stores beside them. Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
     deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code). Riichi hands get these shared figures (han as the value); the

@@ -436,3 +436,7 @@ def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
     _same(data.player_table(memory, Filters()), player_stats_raw(memory, Filters()), "page")
     replay_archive(root)
     _check_totals(store)
+    compacted = CliRunner().invoke(app, ["compact", "--data", str(root)])
+    assert compacted.exit_code == 0, compacted.output
+    _check_totals(store)  # `mjaudit compact` sums them again
+    assert _stats_csv(root) == want
