@@ -62,19 +62,17 @@ from mjaudit.parts.dashboards.queries import (
 from mjaudit.parts.ingest.partitions import Scope, game_of, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
-from mjaudit.parts.replay.archive.totals import stored_totals
+from mjaudit.parts.replay.archive.totals import as_summary, stored_totals, total_sql
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import RULESETS, Game
 from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
     INGEST_TABLES,
     ON_DISK_SUMMARIES,
-    SUMMARY_KEY,
     SUMMARY_TABLES,
 )
 
 T = TypeVar("T")
-SUMMARY_KEY_NAMES = {f.name for f in SUMMARY_KEY}
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -214,35 +212,9 @@ def _totals(con: duckdb.DuckDBPyConnection, stored: dict[str, str]) -> threading
 
 
 def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Make ``totals.<name>`` (see :func:`_totals`)."""
-    dropped = {"game_id", "venue", "table", "day"}
-    schema = SUMMARY_TABLES[name]
-    summed = {
-        f.name
-        for f in schema
-        if f.type in (pa.int64(), pa.float64()) and f.name not in SUMMARY_KEY_NAMES
-    }
-    cols = []
-    for f in schema:
-        if f.name in dropped:
-            cols.append(f'NULL::{_SQL_TYPES[f.type]} AS "{f.name}"')
-        elif f.name in summed:
-            cols.append(f'sum("{f.name}")::{_SQL_TYPES[f.type]} AS "{f.name}"')
-        else:
-            cols.append(f'"{f.name}"')
-    keys = ", ".join(f'"{f.name}"' for f in schema if f.name not in summed | dropped)
-    con.execute(
-        f'CREATE TABLE totals."{name}" AS SELECT {", ".join(cols)} '
-        f'FROM raw."{name}" GROUP BY {keys}'
-    )
-
-
-_SQL_TYPES = {
-    pa.int64(): "BIGINT",
-    pa.float64(): "DOUBLE",
-    pa.string(): "VARCHAR",
-    pa.date32(): "DATE",
-}
+    """Make ``totals.<name>`` (see :func:`_totals`) as the replay sums a stored total."""
+    summed = total_sql(name, f'raw."{name}"')
+    con.execute(f'CREATE TABLE totals."{name}" AS {as_summary(name, f"({summed})")}')
 
 
 def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:

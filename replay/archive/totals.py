@@ -122,12 +122,18 @@ def stored_totals(
         found = con.execute(f"SELECT DISTINCT source FROM {source}").fetchall()
         if [r[0] for r in found] != [source_digest(tables.get(summary, []))]:
             continue  # stale, or empty (then its summary is empty or stale too)
-        cols = [
-            f'NULL::{SQL_TYPES[f.type]} AS "{f.name}"' if f.name in TOTALLED_AWAY else f'"{f.name}"'
-            for f in SUMMARY_TABLES[summary]
-        ]
-        out[summary] = f"SELECT {', '.join(cols)} FROM {source}"
+        out[summary] = as_summary(summary, source)
     return out
+
+
+def as_summary(summary: str, source: str) -> str:
+    """SELECT of the totals in ``source`` (SQL of a relation) in ``summary``'s columns,
+    those a total sums away NULL: queries of the summary table read it unchanged."""
+    cols = [
+        f'NULL::{SQL_TYPES[f.type]} AS "{f.name}"' if f.name in TOTALLED_AWAY else f'"{f.name}"'
+        for f in SUMMARY_TABLES[summary]
+    ]
+    return f"SELECT {', '.join(cols)} FROM {source}"
 
 
 def refresh_totals(data: DataDir) -> int | None:
