@@ -39,6 +39,13 @@ SQL_TYPES = {
 }
 
 
+# Sums of doubles depend on the order DuckDB's threads add them in; a fixed-point sum
+# does not, so the stored totals are the same bytes whatever the threads did. The
+# summary's sums (points, fan) are far inside 12 digits before the point, and a value
+# finer than 1e-6 (no ruleset pays one) would be rounded to it.
+EXACT = "DECIMAL(18, 6)"
+
+
 def source_digest(rels: Iterable[str]) -> str:
     """A digest of a summary table's committed files (their order does not matter)."""
     text = "\n".join(sorted(rels))
@@ -64,7 +71,8 @@ def total_sql(summary: str, source: str) -> str:
         if f.name in TOTALLED_AWAY:
             continue
         if f.name in summed:
-            cols.append(f'sum("{f.name}")::{SQL_TYPES[f.type]} AS "{f.name}"')
+            value = f'"{f.name}"' if f.type == pa.int64() else f'"{f.name}"::{EXACT}'
+            cols.append(f'sum({value})::{SQL_TYPES[f.type]} AS "{f.name}"')
         else:
             cols.append(f'"{f.name}"')
             keys.append(f'"{f.name}"')
