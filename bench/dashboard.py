@@ -569,7 +569,7 @@ def main() -> None:
         args.events_hands = 1000
     suffix = f"-events{args.events_hands}" if args.events_hands is not None else ""
     root = args.workdir / f"dashboard-{args.hands}{suffix}"
-    if args.rebuild or not (root / "_manifest.json").exists():
+    if args.rebuild or not DataDir(root).exists():
         print(f"writing an archive of {args.hands:,} hands into {root}")
         secs = write_archive(root, args.hands, events_hands=args.events_hands)
         size = sum(p.stat().st_size for p in root.rglob("*.parquet"))

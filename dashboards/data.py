@@ -4,7 +4,7 @@ Nothing here imports Streamlit, so the benchmark (``bench/dashboard.py``) and th
 call the same functions the pages do. Every value from the user reaches SQL as a bound
 parameter; only fixed names are placed in SQL text.
 
-:func:`open_archive` reads a data folder at one manifest version into an in-memory DuckDB,
+:func:`open_archive` reads a data folder at one version into an in-memory DuckDB,
 once per version: the summary tables summed on every page (``game_days``,
 ``player_games``, ``player_fans``, ``finding_counts``, written by the replay) are copied
 into memory; the larger ones only the player and fans pages read (``player_patterns``,
@@ -42,7 +42,7 @@ import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -108,16 +108,17 @@ def how_to_get_data(root: Path) -> str:
 
 
 def data_version(root: Path) -> int | None:
-    """The manifest version (the cache key of everything read), None if no data folder."""
+    """The folder's version (the cache key of everything read), None if no data folder.
+    Read on every rerun of the app: from the version files' names, no table log is opened."""
     data = DataDir(root)
     if not data.exists():
         return None
-    return int(data.manifest()["version"])
+    return data.version()
 
 
 @dataclass
 class Archive:
-    """A data folder opened at one manifest version, over the files of one scope."""
+    """A data folder opened at one version, over the files of one scope."""
 
     root: Path
     version: int
@@ -132,15 +133,18 @@ class Archive:
         return self.con.cursor()
 
 
-def open_archive(root: Path | str, scope: Scope | None = None) -> Archive:
-    """Read ``root`` at its current manifest version into an in-memory DuckDB.
+def open_archive(
+    root: Path | str, scope: Scope | None = None, as_of: int | datetime | None = None
+) -> Archive:
+    """Read ``root`` at its current version into an in-memory DuckDB.
 
     With a ``scope`` (:meth:`Filters.scope`), only the files whose ``ruleset=``/``month=``
     folders can hold hands in it are read: the figures of filters inside the scope are
     the same as with the whole archive, and the rest of the archive is never opened.
+    With ``as_of`` (a version or a time), the archive as it was then.
     """
     root = Path(root).absolute()
-    data = DataDir(root)
+    data = DataDir(root, as_of=as_of)
     if not data.exists():
         raise NoData(how_to_get_data(root))
     scope = scope or Scope()

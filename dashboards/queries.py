@@ -96,7 +96,7 @@ SUMMARY_GROUPS = {
 
 
 def connect(
-    data_dir: Path | str,
+    data_dir: Path | str | DataDir,
     scope: Scope | None = None,
     tables: Iterable[str] | None = None,
     totals: bool = False,
@@ -186,14 +186,17 @@ def create_views(
     return used
 
 
-def _existing(data_dir: Path | str) -> DataDir:
-    """The data folder, or FileNotFoundError saying how to get data into it."""
-    data = DataDir(data_dir)
+def _existing(data_dir: Path | str | DataDir) -> DataDir:
+    """The data folder (a DataDir as given: e.g. one as of a past version), or
+    FileNotFoundError saying how to get data into it. Its ``catalog.duckdb`` is rebuilt
+    here if it is stale (the folder was moved or copied)."""
+    data = data_dir if isinstance(data_dir, DataDir) else DataDir(data_dir)
     if not data.exists():
         raise FileNotFoundError(
             f"{data_dir}: no data here yet; run `mjaudit ingest FILES --data {data_dir}` "
             "(or `mjaudit demo`)"
         )
+    data.refresh_catalog()
     return data
 
 
@@ -210,7 +213,7 @@ def read_hand(store: DataDir, game_id: str, hand_no: int) -> dict[str, Any] | No
     return next(iter(records_from_tables(tables)), None)
 
 
-def families(data_dir: Path | str) -> set[str]:
+def families(data_dir: Path | str | DataDir) -> set[str]:
     """The game families in the folder's hands, from the ``ruleset=`` folders of the
     hands files (no file is read); files outside such folders are read for their
     ``game`` (or ruleset) column. Raises FileNotFoundError without a data folder."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from datetime import datetime
@@ -354,36 +355,48 @@ def check(
     _load_cards(card or [])
     records = []
     bad = 0
-    for path in paths:
-        try:
-            items = list(read_records(path))
-        except OSError as exc:
-            _error(f"{path}: {exc}")
-            raise typer.Exit(EXIT_USAGE) from None
-        for item in items:
-            if isinstance(item, BrokenStream):
-                bad += 1
-                code = getattr(item, "code", "FILE_TRUNCATED")  # Refused records carry theirs
-                _bad_record(fmt, f"{path}:{item.line}: {item.message}", code)
-                continue
+    # The records stay in memory to the end, and the cycle collector scanned the growing
+    # list again and again (a sixth of the command's time, issue 24). Parsed JSON holds
+    # no cycles: the collector is off while they are read and they are frozen out of its
+    # scans during the replay (refcounting still frees everything); undone at the end.
+    gc.disable()
+    try:
+        for path in paths:
             try:
-                rec = parse_record(item.raw).record
-            except RecordError as exc:
-                bad += 1
-                _bad_record(fmt, f"{path}:{item.line}: {exc}", exc.code.value)
-                continue
-            if ruleset is not None:
-                rec["ruleset"] = ruleset
-            records.append(rec)
-    serious = bad > 0
-    enc = msgspec.json.Encoder()
-    for rep in replay_games(records, overrides):
-        serious = serious or rep.serious
-        if fmt is Format.json:
-            sys.stdout.write(enc.encode(rep.to_json()).decode() + "\n")
-        else:
-            out.print(report_text(rep), markup=False, highlight=False, soft_wrap=True)
-            out.print()
+                items = list(read_records(path))
+            except OSError as exc:
+                _error(f"{path}: {exc}")
+                raise typer.Exit(EXIT_USAGE) from None
+            for item in items:
+                if isinstance(item, BrokenStream):
+                    bad += 1
+                    code = getattr(item, "code", "FILE_TRUNCATED")  # Refused records carry theirs
+                    _bad_record(fmt, f"{path}:{item.line}: {item.message}", code)
+                    continue
+                try:
+                    rec = parse_record(item.raw).record
+                except RecordError as exc:
+                    bad += 1
+                    _bad_record(fmt, f"{path}:{item.line}: {exc}", exc.code.value)
+                    continue
+                if ruleset is not None:
+                    rec["ruleset"] = ruleset
+                records.append(rec)
+    finally:
+        gc.freeze()
+        gc.enable()
+    try:
+        serious = bad > 0
+        enc = msgspec.json.Encoder()
+        for rep in replay_games(records, overrides):
+            serious = serious or rep.serious
+            if fmt is Format.json:
+                sys.stdout.write(enc.encode(rep.to_json()).decode() + "\n")
+            else:
+                out.print(report_text(rep), markup=False, highlight=False, soft_wrap=True)
+                out.print()
+    finally:
+        gc.unfreeze()
     if fmt is Format.text:
         out.print(f"{len(records)} hands checked, {bad} unreadable records")
     raise typer.Exit(EXIT_FINDINGS if serious else EXIT_OK)
@@ -494,7 +507,7 @@ def replay(
     hand (ENGINE_ERROR) or, with --fail-on CLASS, the archive holds findings of that class.
     """
     from mjaudit.parts.dashboards.terminal import replay_table
-    from mjaudit.parts.ingest.store import DataDirBusy, DataDirError
+    from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
     from mjaudit.parts.replay.archive.distributed import DistributedUnavailable
 
     if scheduler is not None and cluster is not None:
@@ -506,7 +519,7 @@ def replay(
             "with --scheduler the cluster's workers run the tasks"
         )
         raise typer.Exit(EXIT_USAGE)
-    if not (data / "_manifest.json").exists():
+    if not DataDir(data).exists():
         _error(f"{data}: no data folder here; run `mjaudit ingest FILES --data {data}` first")
         raise typer.Exit(EXIT_USAGE)
     try:
@@ -643,9 +656,19 @@ def compact(
     wait: Annotated[
         bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
     ] = False,
+    retain_hours: Annotated[
+        int,
+        typer.Option(
+            "--retain-hours",
+            min=0,
+            help="Keep the files that versions of the last N hours read (time travel "
+            "with --as-of); older ones are deleted (vacuum). 0: keep only the current files.",
+        ),
+    ] = 168,
     fmt: OutOpt = OutFormat.text,
 ) -> None:
-    """Merge the small files of each table partition into one (rows unchanged, atomic)."""
+    """Merge the small files of each table partition into one (rows unchanged, atomic), then
+    delete the files no version of the last --retain-hours reads (default 168: a week)."""
     from mjaudit.parts.dashboards.terminal import compact_table
     from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
     from mjaudit.parts.replay.archive.totals import refresh_totals
@@ -660,7 +683,7 @@ def compact(
         raise typer.Exit(EXIT_USAGE)
     try:
         with store.writing(wait=wait, on_wait=_waiting):
-            counts = store.compact()
+            counts = store.compact(retain_hours=retain_hours)
             # Compaction renames the summary files the stored totals were summed from.
             refresh_totals(store)
     except (DataDirBusy, DataDirError, OSError) as exc:
@@ -678,6 +701,83 @@ def compact(
         )
         return
     out.print(compact_table(counts, data))
+
+
+def _existing_store(data: Path) -> object:
+    """The data folder ``data``, or exit 2 saying there is none (or it is not one)."""
+    from mjaudit.parts.ingest.store import DataDir, DataDirError
+
+    try:
+        store = DataDir(data)
+        if store.exists():
+            return store
+    except DataDirError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    _error(f"{data}: no data folder here")
+    raise typer.Exit(EXIT_USAGE)
+
+
+@app.command()
+def catalog(data: DataOpt = DEFAULT_DATA) -> None:
+    """Rebuild DIR/catalog.duckdb (a view per table over its current files) for the folder
+    where it is now: run it after moving or copying a data folder, before opening the
+    catalog with the `duckdb` command (every other mjaudit command does it by itself)."""
+    from mjaudit.parts.ingest.store import DataDirError
+
+    store = _existing_store(data)
+    try:
+        store.build_catalog()  # type: ignore[attr-defined]
+    except (DataDirError, OSError) as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    out.print(f"rebuilt {data / 'catalog.duckdb'}")
+
+
+@app.command()
+def upgrade(
+    data: DataOpt = DEFAULT_DATA,
+    wait: Annotated[
+        bool, typer.Option(help="If another command is writing to the data folder, wait for it.")
+    ] = False,
+) -> None:
+    """Convert a data folder written by mjaudit 0.x (_manifest.json) into Delta Lake tables,
+    in place and keeping every file (any writing command does this first by itself)."""
+    from mjaudit.parts.ingest.store import MANIFEST, DataDirBusy, DataDirError
+
+    store = _existing_store(data)
+    was_old = (data / MANIFEST).exists()
+    try:
+        with store.writing(wait=wait, on_wait=_waiting):  # type: ignore[attr-defined]
+            pass  # writing() converts the folder before anything else
+    except (DataDirBusy, DataDirError, OSError) as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    out.print(
+        f"converted {data} to Delta Lake tables"
+        if was_old
+        else f"{data}: already Delta Lake tables"
+    )
+
+
+@app.command()
+def history(data: DataOpt = DEFAULT_DATA, fmt: OutOpt = OutFormat.text) -> None:
+    """The versions of the data folder, for `mjaudit stats --as-of`: each commit's number,
+    time (UTC) and the tables it changed."""
+    from mjaudit.parts.ingest.store import DataDirError
+
+    store = _existing_store(data)
+    try:
+        rows = store.history()  # type: ignore[attr-defined]
+    except DataDirError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_USAGE) from None
+    if fmt is OutFormat.json:
+        _print_json(rows)
+        return
+    for row in rows:
+        changed = ", ".join(row["changed"]) or "-"
+        out.print(f"{row['version']:>6}  {row['at']}  {changed}", highlight=False, markup=False)
 
 
 @app.command()
@@ -787,6 +887,15 @@ def stats(
             "mahjong when both are."
         ),
     ] = GameChoice.auto,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            metavar="VERSION|TIME",
+            help="The data as it was: a version of the folder (as `mjaudit history` lists "
+            "them) or an ISO time (UTC unless it says otherwise), e.g. 2026-12-02T14:00.",
+        ),
+    ] = None,
 ) -> None:
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
@@ -811,14 +920,16 @@ def stats(
         summary_tsv,
     )
     from mjaudit.parts.dashboards.terminal import fan_pairs, stats_table
-    from mjaudit.parts.ingest.store import DataDirError
+    from mjaudit.parts.ingest.store import DataDir, DataDirError, parse_as_of
     from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
     if ruleset is not None and ruleset not in RULESET_IDS:
         _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
         raise typer.Exit(EXIT_USAGE)
     try:
-        found = families(data)  # from the partition folders: no hands file is read
+        when = parse_as_of(as_of) if as_of is not None else None
+        store = DataDir(data, as_of=when)
+        found = families(store)  # from the partition folders: no hands file is read
     except (FileNotFoundError, DataDirError) as exc:
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
@@ -835,14 +946,14 @@ def stats(
         game=chosen,
     )
     if chosen == "chan":
-        _chan_stats(data, filters, fmt)
+        _chan_stats(data, filters, fmt, when)
         return
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
         # Figures over the whole archive (no dates, no grouping by venue, table or
         # month) read the stored totals: a row per player and ruleset.
         whole = by is StatsBy.player and since is None and until is None
-        con = connect(data, filters.scope(), tables=STATS_TABLES, totals=whole)
+        con = connect(store, filters.scope(), tables=STATS_TABLES, totals=whole)
     except SummaryMissing as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
@@ -871,12 +982,14 @@ def stats(
     out.print(stats_table(frame, by.value, data))
 
 
-def _chan_stats(data: Path, filters: object, fmt: StatsFormat) -> None:
+def _chan_stats(
+    data: Path, filters: object, fmt: StatsFormat, as_of: int | datetime | None = None
+) -> None:
     """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
     from mjaudit.parts.dashboards.data import chan_player_stats, cuoc_frequency, open_archive
     from mjaudit.parts.dashboards.terminal import chan_stats_tables, fan_pairs
 
-    archive = open_archive(data, filters.scope())  # type: ignore[attr-defined]
+    archive = open_archive(data, filters.scope(), as_of)  # type: ignore[attr-defined]
     con = archive.cursor()
     frame = chan_player_stats(con, filters)  # type: ignore[arg-type]
     if fmt is StatsFormat.csv:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -137,6 +138,7 @@ def create_app(config: ServeConfig) -> Starlette:
         )
 
     async def post_events(request: Request) -> Response:
+        started = time.perf_counter()
         hand = writing(request)
         obj = await body(request)
         if not isinstance(obj, dict):
@@ -160,7 +162,11 @@ def create_app(config: ServeConfig) -> Starlette:
         if "seq" not in obj:
             raise ApiError(422, "MISSING_FIELD", "$.seq: required field is missing")
         async with svc().lock(hand.id):
-            return _json(await svc().post(hand, obj["seq"], items))
+            answer = await svc().post(hand, obj["seq"], items)
+        # the time the server spent on the post, its journal wait included (W3C Server
+        # Timing): a client can tell the server's share of the latency from its own
+        took = (time.perf_counter() - started) * 1e3
+        return _json(answer, headers={"Server-Timing": f"app;dur={took:.3f}"})
 
     async def end_hand(request: Request) -> Response:
         hand = writing(request)

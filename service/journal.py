@@ -21,20 +21,28 @@ fsync'd); it is ignored. Any other unreadable line is an error naming its line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import filelock
 import msgspec
-from mjaudit.parts.ingest.store import _write_atomic  # the data folder's atomic replace
+from mjaudit.parts.ingest.store import _fsync_dir, _write_atomic  # the data folder's own
 from mjaudit.parts.service.sync import Sync
 
 _encoder = msgspec.json.Encoder(order="sorted")
 COMMITTED = "committed"  # the op of the note that a hand is in the archive
 OS_SYNC_DELAY = 1.0  # seconds: how long an entry waits for its fsync in ``os`` mode
+
+
+def _replace_durably(new: BinaryIO, tmp: Path, path: Path) -> None:
+    """fsync ``new`` (the file at ``tmp``), rename it to ``path`` and fsync the folder."""
+    os.fsync(new.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
 
 
 class JournalError(RuntimeError):
@@ -86,6 +94,7 @@ class Journal:
         self._flusher: asyncio.Task[None] | None = None
         self._fsync = ThreadPoolExecutor(1, thread_name_prefix="journal-fsync")
         self._compact_wanted = False
+        self._next: BinaryIO | None = None  # the file a compaction is writing
         self._unsynced = False  # written since the last fsync began (``os`` mode)
         self.dropped = 0  # hands dropped since the last compaction
 
@@ -99,6 +108,8 @@ class Journal:
         """Write ``entry``, not waiting for the disk (a note whose loss costs nothing)."""
         line = _encoder.encode(entry) + b"\n"
         self._file.write(line)
+        if self._next is not None:  # a compaction is under way: the new file has it too
+            self._next.write(line)
         self._unsynced = True
         self.live.setdefault(entry["hand"], []).append(line)
 
@@ -109,41 +120,51 @@ class Journal:
         that write their entries during an fsync are covered together by the next one
         (group commit), so the disk sees one fsync per batch, not one per post."""
         self.write(entry)
-        loop = asyncio.get_running_loop()
         if self.sync is Sync.OS:
-            self._file.flush()  # in the kernel's hands: a killed server does not lose it
-            if self._flusher is None:
-                self._flusher = loop.create_task(self._flush(delay=OS_SYNC_DELAY))
+            # in the kernel's hands: a killed server does not lose it
+            self._file.flush()
+            if self._next is not None:
+                self._next.flush()
+            self._wake()
             return
-        done: asyncio.Future[None] = loop.create_future()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append(done)
-        if self._flusher is None:
-            self._flusher = loop.create_task(self._flush())
+        self._wake()
         await done
 
-    async def _flush(self, delay: float = 0.0) -> None:
+    def _wake(self) -> None:
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        """The one task that touches the disk: group fsyncs of the posts waiting, the
+        compaction, and in ``os`` mode the fsync a second after the entries' writes."""
         loop = asyncio.get_running_loop()
         try:
-            while delay and self._unsynced:  # ``os`` mode: one fsync covers a second's entries
-                self._unsynced = False
-                await asyncio.sleep(delay)
-                self._file.flush()
-                await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
-            while self._waiting:
-                waiting, self._waiting = self._waiting, []
-                try:
-                    self._file.flush()
-                    await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
-                except OSError as exc:
+            while True:
+                if self._waiting:
+                    waiting, self._waiting = self._waiting, []
+                    try:
+                        self._file.flush()
+                        await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
+                    except OSError as exc:
+                        for done in waiting:
+                            if not done.done():
+                                done.set_exception(exc)
+                        continue
                     for done in waiting:
                         if not done.done():
-                            done.set_exception(exc)
-                    continue
-                for done in waiting:
-                    if not done.done():
-                        done.set_result(None)
-            if self._compact_wanted:  # no fsync under way on the file it replaces
-                self._compact()
+                            done.set_result(None)
+                elif self._compact_wanted:
+                    with contextlib.suppress(OSError):  # the old file stays the journal
+                        await self._compact_aside()
+                elif self.sync is Sync.OS and self._unsynced:  # one fsync covers a second's
+                    self._unsynced = False
+                    await asyncio.sleep(OS_SYNC_DELAY)
+                    self._file.flush()
+                    await loop.run_in_executor(self._fsync, os.fsync, self._file.fileno())
+                else:
+                    return
         finally:
             self._flusher = None
 
@@ -156,14 +177,39 @@ class Journal:
             self.dropped += 1
 
     def compact(self) -> None:
-        """Rewrite the file with the live entries only: now, or once the fsync under way
-        is done (it must not run on a file closed under it)."""
-        if self._flusher is None:
-            self._compact()
-        else:
-            self._compact_wanted = True
+        """Have the file rewritten with the live entries only, off the event loop: the
+        posts go on meanwhile (:meth:`_compact_aside`)."""
+        self._compact_wanted = True
+        self.dropped = 0
+        self._wake()
+
+    async def _compact_aside(self) -> None:
+        """Write the live entries to a new file and put it in the old one's place while
+        the posts go on. From the moment the new file holds them, every line written goes
+        to both files, so whichever is the journal when the server dies holds every
+        answered post: the old file until the rename, the new one (fsync'd, and its
+        folder) after it. The posts that wait for the disk meanwhile are answered by the
+        fsync of the new file that follows (:meth:`_flush`)."""
+        loop = asyncio.get_running_loop()
+        self._compact_wanted = False
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        new = open(tmp, "wb")  # noqa: SIM115  (becomes the journal's file)
+        new.write(b"".join(b"".join(lines) for lines in self.live.values()))
+        self._next = new
+        try:
+            new.flush()
+            await loop.run_in_executor(self._fsync, os.fsync, new.fileno())
+            new.flush()  # what the posts wrote meanwhile, with the rename's fsyncs
+            await loop.run_in_executor(self._fsync, _replace_durably, new, tmp, self.path)
+        except OSError:  # the old file stays the journal: it holds everything
+            self._next = None
+            new.close()
+            raise
+        old, self._file, self._next = self._file, new, None
+        old.close()
 
     def _compact(self) -> None:
+        """The same, at once (start-up and shut-down: no post is waiting)."""
         self._compact_wanted = False
         self._file.close()
         _write_atomic(self.path, b"".join(b"".join(lines) for lines in self.live.values()))

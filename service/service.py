@@ -27,6 +27,7 @@ from mjaudit.parts.service import shapes
 from mjaudit.parts.service.archive import Committer, Finished
 from mjaudit.parts.service.journal import Journal
 from mjaudit.parts.service.session import Ended, OpenHand, Raised, raised
+from mjaudit.parts.service.stepper import Stepper
 from mjaudit.parts.service.stream import Hub
 from mjaudit.parts.service.sync import Sync
 from mjaudit.parts.service.view import state_summary, summary, table_model
@@ -79,6 +80,7 @@ class Service:
         self.last: dict[str, HandReport] = {}  # game id -> report of its last ended hand
         self.previous: dict[str, HandReport | None] = {}  # hand id -> report of hand_no - 1
         self._locks: dict[str, asyncio.Lock] = {}
+        self._steppers: dict[str, Stepper] = {}  # hand id -> its live state (stepper.py)
 
     # -- start and stop ---------------------------------------------------------------
 
@@ -211,11 +213,17 @@ class Service:
             raise ApiError(
                 413, "HAND_TOO_LONG", f"a hand holds at most {self.limits.max_events} events"
             )
-        found, state = self._check(hand, events)
-        await self.journal.append(
-            {"op": "events", "hand": hand.id, "seq": seq, "events": events[: len(found.at)]}
-        )
+        found, state = self._judge(hand, events)
+        try:
+            await self.journal.append(
+                {"op": "events", "hand": hand.id, "seq": seq, "events": events[: len(found.at)]}
+            )
+        except BaseException:  # not taken: the live state has stepped what was refused
+            self._steppers.pop(hand.id, None)
+            raise
         hand.accept(events, found)
+        if hand.closed is not None:
+            self._steppers.pop(hand.id, None)
         answer = self._answer(hand, seq, len(found.at), replayed=False, state=state)
         if len(found.at) < len(events):
             answer["refused"] = (
@@ -290,6 +298,29 @@ class Service:
         }
 
     # -- inside -------------------------------------------------------------------------
+
+    def _judge(
+        self, hand: OpenHand, events: list[dict[str, Any]]
+    ) -> tuple[Raised, dict[str, Any] | None]:
+        """What :meth:`_check` gives, from the hand's live state when it has one that may
+        step these events (stepper.py), else from the whole replay."""
+        live = self._steppers.get(hand.id)
+        if live is not None and not live.deal_holds(events):
+            live = None
+        elif live is None:
+            live = Stepper.begin(hand.header, hand.events, events, self._prior(hand))
+        if live is None:
+            self._steppers.pop(hand.id, None)
+            return self._check(hand, events)
+        self._steppers[hand.id] = live
+        last = len(hand.events) + len(events) - 1
+        seen: list[dict[str, Any] | None] = []
+
+        def watch(index: int, state: Any) -> None:
+            if index == last:
+                seen.append(state_summary(hand.ruleset, state, index))
+
+        return live.step(events, watch), seen[0] if seen else None
 
     def _check(
         self, hand: OpenHand, events: list[dict[str, Any]]
@@ -379,6 +410,7 @@ class Service:
                 f"the hand is ended but not yet in the archive ({type(exc).__name__}: {exc}); post end again",
             ) from None
         self.hands.pop(hand.id, None)
+        self._steppers.pop(hand.id, None)
         self.ended[hand.id] = hand
         while len(self.ended) > self.limits.kept_ended:
             old, _ = self.ended.popitem(last=False)

@@ -6,7 +6,8 @@ observer that counts the findings after every event. The findings between two co
 raised at that event; those after the last count come from the end of the hand (a prefix
 is not a finished hand) and wait for ``end``. A CORRUPT_LOG finding (or ENGINE_ERROR)
 stops the walk at its event: that event is the hand's last, and the hand takes no more.
-Re-running the prefix costs O(events) per post (docs/serve.md has the figures).
+:func:`raised` is the reference and the fall-back: a post is normally stepped on the
+hand's live state (:mod:`.stepper`), which gives the same at O(1) instead of O(events).
 """
 
 from __future__ import annotations

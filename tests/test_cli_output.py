@@ -84,7 +84,7 @@ def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
     data = tmp_path / "from-env"
     monkeypatch.setenv("MJAUDIT_DATA", str(data))
     assert runner.invoke(app, ["ingest", str(EXAMPLES / "club-night.jsonl")]).exit_code == 0
-    assert (data / "_manifest.json").exists()
+    assert (data / "hands" / "_delta_log").is_dir()
     replayed = runner.invoke(app, ["replay"])
     assert replayed.exit_code == 0 and str(data) in replayed.stdout
     other = tmp_path / "given"
@@ -94,7 +94,7 @@ def test_data_folder_from_mjaudit_data(tmp_path: Path, monkeypatch) -> None:
         ).exit_code
         == 0
     )
-    assert (other / "_manifest.json").exists()
+    assert (other / "hands" / "_delta_log").is_dir()
 
 
 def test_shell_completion_is_on() -> None:

@@ -315,28 +315,30 @@ class HKHandSim(MahjongHandSim):
                 return None
         if live.live_count < 1:
             return ("draw", order[0])  # with L = 0 the last discard may only be won
-        for s in order:
-            if self.inactive(s):
-                continue
-            held = h.concealed[s][t]
-            if held >= 3 and self.bots[s].wants_exposed_kong(self.view(s), t):
-                self.emit({"type": "kong", "seat": s, "from": discarder, "tile": CODES[t]})
+        # the calls each seat may make are the engine's (MahjongHand.claim_actions)
+        calls = {s: h.claim_actions(s) for s in order if not self.inactive(s)}
+        for s, legal in calls.items():
+            kinds = {e["type"]: e for e in legal}
+            if "kong" in kinds and self.bots[s].wants_exposed_kong(self.view(s), t):
+                self.emit(kinds["kong"])
                 return ("act", s) if self.replacement(s) else None
-            if held >= 2 and self.bots[s].wants_meld(self.view(s), t, "pung", (t, t)):
+            if "pung" in kinds and self.bots[s].wants_meld(self.view(s), t, "pung", (t, t)):
                 pao = s == fav and self.pao_trigger(s, t, "pung")
-                i = self.emit({"type": "pung", "seat": s, "from": discarder, "tile": CODES[t]})
+                i = self.emit(kinds["pung"])
                 if pao:
                     self.label_pao(i, discarder)
                 return ("discard", s)
         s = order[0]
-        if t < 27 and not self.inactive(s):
-            for used in self.chow_options(s, t):
-                if self.bots[s].wants_meld(self.view(s), t, "chow", used):
-                    pao = s == fav and self.pao_trigger(s, t, "chow")
-                    i = self.chow(s, discarder, t, used)
-                    if pao:
-                        self.label_pao(i, discarder)
-                    return ("discard", s)
+        for ev in calls.get(s, ()):
+            if ev["type"] != "chow":
+                continue
+            used = tuple(x for x in map(h.TILE_INDEX.__getitem__, ev["tiles"]) if x != t)
+            if self.bots[s].wants_meld(self.view(s), t, "chow", used):
+                pao = s == fav and self.pao_trigger(s, t, "chow")
+                i = self.emit(ev)
+                if pao:
+                    self.label_pao(i, discarder)
+                return ("discard", s)
         return ("draw", order[0])
 
     def chow(self, seat: int, discarder: int, t: int, used: tuple[int, int]) -> int:

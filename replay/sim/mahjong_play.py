@@ -18,11 +18,9 @@ from typing import Any, Protocol
 
 from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
-from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.sim.core import HandSim, SimulationError, engine_stopped
 
 State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
-N_KINDS = 34  # the playing kinds a kong can be of
 Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
 MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 # The scenarios both rulesets plant the same way (the ``violation`` of their labels).
@@ -151,12 +149,10 @@ class MahjongHandSim(HandSim):
     # -- kongs -------------------------------------------------------------------------------
 
     def kong_options(self, seat: int) -> list[tuple[int, bool]]:
-        """(tile, added) for each kong the seat could declare: four held, or a pung's fourth."""
-        h = self.hand
-        c = h.concealed[seat]
-        options = [(t, False) for t in range(N_KINDS) if c[t] == 4]
-        options += [(m.tile, True) for m in h.melds[seat] if m.kind is MeldKind.PUNG and c[m.tile]]
-        return options
+        """(tile, added) for each kong the seat may declare, as the engine lists them
+        (:meth:`MahjongHand.own_kongs`: four held, or a pung's fourth)."""
+        index = self.hand.TILE_INDEX
+        return [(index[e["tile"]], e["type"] == "added_kong") for e in self.hand.own_kongs(seat)]
 
     def own_kong(self, seat: int) -> tuple[int, bool] | None:
         """The first kong the seat's bot wants, lowest tile first."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import polars as pl
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.update import replay_archive
@@ -39,15 +40,22 @@ def test_compact_merges_small_files_and_keeps_every_row(tmp_path: Path) -> None:
         assert len(data.files(name)) == 1, name
     assert _snapshot(data) == before
     leftovers = [p for p in (root / "events").rglob("*.parquet") if p not in data.files("events")]
-    assert (
-        len(leftovers) == 4
-    )  # old files stay until the next writer starts (readers may hold them)
+    # the replaced files stay for the versions of the last --retain-hours (a week)
+    assert len(leftovers) == 4
+    for reader in (
+        pl.scan_delta(str(root / "events")).collect(),
+        pl.read_delta(str(root / "events")),
+    ):
+        assert reader.height == before["counts"][2]  # a Delta reader sees only current files
     con = duckdb.connect(str(root / "catalog.duckdb"), read_only=True)
     assert con.execute("select count(*) from events").fetchone() == (before["counts"][2],)
     con.close()
     again = ingest([str(tmp_path / "night-2.jsonl")], root)  # still recognised as present
     assert (again.hands_added, again.skipped_present) == (0, 20)
+    result = runner.invoke(app, ["compact", "--data", str(root), "--retain-hours", "0"])
+    assert result.exit_code == 0, result.output
     assert sorted((root / "events").rglob("*.parquet")) == sorted(data.files("events"))
+    assert _snapshot(data) == before
     assert replay_archive(root).replayed == 60
 
 

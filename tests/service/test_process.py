@@ -138,3 +138,33 @@ def test_kill_9_in_the_middle_of_a_hand_and_resume(server: Server) -> None:
     server.stop()
     keys = DataDir(server.data).scan("hands").select("game_id", "hand_no").collect().rows()
     assert sorted(keys) == sorted((r["game_id"], r["hand_no"]) for r in records)
+
+
+def children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux /proc)."""
+    return {
+        int(c)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for c in (task / "children").read_text().split()
+    }
+
+
+def test_a_server_killed_with_kill_9_leaves_no_process_behind(tmp_path: Path) -> None:
+    """Its commit worker (and the pool's helper) go with it, as a killed server's threads
+    would: none is left holding memory, or the data folder, for good."""
+    server = Server(tmp_path / "data", write_tokens(tmp_path))
+    server.start()
+    try:
+        assert server.proc is not None
+        kids = children(server.proc.pid)
+        assert kids, "the server starts its commit worker at start-up"
+        server.kill9()
+        deadline = time.monotonic() + HANG_GUARD
+        while any(Path(f"/proc/{k}").exists() for k in kids):  # hang guard only
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"left behind: {sorted(k for k in kids if Path(f'/proc/{k}').exists())}"
+                )
+            time.sleep(0.1)
+    finally:
+        server.stop()

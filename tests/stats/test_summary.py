@@ -33,10 +33,10 @@ from mjaudit.parts.dashboards.queries import (
     player_stats_raw,
 )
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.ingest.store import DataDir, Part
 from mjaudit.parts.replay.archive.totals import stored_totals, summed_columns
 from mjaudit.parts.replay.archive.update import replay_archive
-from mjaudit.parts.schemas.tables import TOTALLED_AWAY, TOTALS_OF
+from mjaudit.parts.schemas.tables import TOTALLED_AWAY, TOTALS_OF, TOTALS_TABLES
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
@@ -411,12 +411,10 @@ def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
     root = tmp_path / "old"
     shutil.copytree(archive, root)
     store = DataDir(root)
-    path = root / "_manifest.json"  # as a version before the totals wrote it: no such tables
-    manifest = msgspec.json.decode(path.read_bytes())
-    for name in TOTALS_OF:
-        for rel in manifest["tables"].pop(name):
-            manifest["schemas"].pop(rel)
-    path.write_bytes(msgspec.json.encode(manifest))
+    with store.writing():  # as a version before the totals left it: each table empty
+        old = [rel for name in TOTALS_OF for rel in store.manifest()["tables"][name]]
+        empty = [Part(name, TOTALS_TABLES[name].empty_table()) for name in TOTALS_OF]
+        store.commit_parts(empty, remove=old)
     assert _totals_fresh(store) == set()
     assert _stats_csv(root) == want
     replay_archive(root)  # nothing to replay: stores the totals

@@ -79,14 +79,24 @@ def _rank_arrange(
     return best
 
 
+# The three suit cards of each rank, as codes: built once, not per call.
+_RANK_CARDS: tuple[tuple[str, str, str], ...] = tuple(
+    (f"{r}{SUITS[0]}", f"{r}{SUITS[1]}", f"{r}{SUITS[2]}") for r in RANKS
+)
+
+
 def concealed_max_chan(concealed: Counter[str]) -> int:
-    """Most chắn over arrangements of all ``concealed`` cards into pairs (NEG if none)."""
-    total = 0
-    if concealed[CC] % 2:
+    """Most chắn over arrangements of all ``concealed`` cards into pairs (NEG if none).
+
+    Called for every player at every live card: counts are read with ``get`` (a Counter's
+    ``[]`` of an absent card is a Python-level ``__missing__`` call)."""
+    get = concealed.get
+    cc = get(CC, 0)
+    if cc % 2:
         return NEG
-    total += concealed[CC] // 2
-    for r in RANKS:
-        best = _rank_best(*(concealed[f"{r}{s}"] for s in SUITS))
+    total = cc // 2
+    for a, b, c in _RANK_CARDS:
+        best = _rank_best(get(a, 0), get(b, 0), get(c, 0))
         if best == NEG:
             return NEG
         total += best
@@ -102,7 +112,10 @@ def max_chan(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
 
 
 def holding_size(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> int:
-    return sum(concealed.values()) + sum(len(e.cards) for e in exposed)
+    n = sum(concealed.values())
+    for e in exposed:
+        n += len(e.cards)
+    return n
 
 
 def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
@@ -112,25 +125,91 @@ def is_win(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> bool:
     return max_chan(concealed, exposed) >= 6
 
 
-def plus(concealed: Counter[str], card: str) -> Counter[str]:
-    out = Counter(concealed)
-    out[card] += 1
+def copied(concealed: Counter[str]) -> Counter[str]:
+    """A copy of ``concealed``, built without the Counter constructor, whose Python-level
+    update and ABC checks cost more than a win test (a holding is copied at every discard
+    and every win test)."""
+    out: Counter[str] = Counter.__new__(Counter)  # empty; a Counter's __init__ only updates
+    dict.update(out, concealed)
     return out
 
 
+def plus(concealed: Counter[str], card: str) -> Counter[str]:
+    """``concealed`` with one more ``card`` (a copy)."""
+    out = copied(concealed)
+    out[card] = out.get(card, 0) + 1
+    return out
+
+
+# A suit card's place in _RANK_CARDS: (rank position, suit position).
+_PLACE: dict[str, tuple[int, int]] = {
+    card: (i, j) for i, cards in enumerate(_RANK_CARDS) for j, card in enumerate(cards)
+}
+
+
+def _inner_with(cc: int, bests: list[int]) -> int:
+    """concealed_max_chan from the CC count and each rank's best (NEG if no arrangement)."""
+    if cc % 2 or NEG in bests:
+        return NEG
+    return cc // 2 + sum(bests)
+
+
+def _chan_with(concealed: Counter[str], card: str, exposed: Sequence[Exposed]) -> int:
+    """``max_chan(plus(concealed, card), exposed)`` without copying the holding: only the
+    card's rank (or the CC count) differs from ``concealed``."""
+    get = concealed.get
+    cc = get(CC, 0)
+    place = _PLACE.get(card)
+    bests = []
+    for i, (a, b, c) in enumerate(_RANK_CARDS):
+        counts = [get(a, 0), get(b, 0), get(c, 0)]
+        if place is not None and place[0] == i:
+            counts[place[1]] += 1
+        bests.append(_rank_best(*counts))
+    inner = _inner_with(cc + (card == CC), bests)
+    return NEG if inner == NEG else inner + sum(e.chan for e in exposed)
+
+
+def is_win_with(concealed: Counter[str], card: str, exposed: Sequence[Exposed] = ()) -> bool:
+    """``is_win(plus(concealed, card), exposed)``: the holding with one more card wins
+    (every player's test at every live card, without the copy)."""
+    if holding_size(concealed, exposed) != 19:
+        return False
+    return _chan_with(concealed, card, exposed) >= 6
+
+
 def win_set(concealed: Counter[str], exposed: Sequence[Exposed] = ()) -> frozenset[str]:
-    """WS(Hh): every identity that makes the 19-card holding a win (§4.1)."""
+    """WS(Hh): every identity that makes the 19-card holding a win (§4.1). Each rank is
+    arranged once; a candidate card re-arranges only its own rank."""
     if holding_size(concealed, exposed) != 19:
         return frozenset()
-    return frozenset(x for x in CARDS if is_win(plus(concealed, x), exposed))
+    get = concealed.get
+    cc = get(CC, 0)
+    counts = [(get(a, 0), get(b, 0), get(c, 0)) for a, b, c in _RANK_CARDS]
+    bests = [_rank_best(*n) for n in counts]
+    need = 6 - sum(e.chan for e in exposed)  # max_chan >= 6
+    out = []
+    for x in CARDS:
+        if x == CC:
+            inner = _inner_with(cc + 1, bests)
+        elif (place := _PLACE.get(x)) is not None:
+            i, j = place
+            n = list(counts[i])
+            n[j] += 1
+            inner = _inner_with(cc, [*bests[:i], _rank_best(*n), *bests[i + 1 :]])
+        else:  # (every card is CC or a suit card of a rank)
+            inner = NEG if not is_win(plus(concealed, x), exposed) else need
+        if inner != NEG and inner >= need:
+            out.append(x)
+    return frozenset(out)
 
 
 def is_bach_thu(concealed: Counter[str], exposed: Sequence[Exposed], w: str) -> bool:
     """§4.2: w ≠ CC wins and no other suit of its rank does."""
-    if w == CC or not is_win(plus(concealed, w), exposed):
+    if w == CC or not is_win_with(concealed, w, exposed):
         return False
     others = (f"{w[0]}{s}" for s in SUITS if s != w[1])
-    return not any(is_win(plus(concealed, y), exposed) for y in others)
+    return not any(is_win_with(concealed, y, exposed) for y in others)
 
 
 def is_bach_thu_chi(concealed: Counter[str], exposed: Sequence[Exposed], w: str) -> bool:

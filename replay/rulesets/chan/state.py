@@ -44,10 +44,12 @@ from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, CC, is_ca, is_card, is_pair, rank
 from mjaudit.parts.replay.rulesets.chan.combos import (
     Exposed,
+    copied,
     is_bach_thu,
     is_bach_thu_chi,
     is_chi_rong,
     is_win,
+    is_win_with,
     max_chan,
     plus,
     win_set,
@@ -255,7 +257,10 @@ class ChanHand(HandFindings):
         return tuple(self.exposed[p])
 
     def holding(self, p: int) -> int:
-        return sum(self.hands[p].values()) + sum(len(e.cards) for e in self.exposed[p])
+        n = sum(self.hands[p].values())
+        for e in self.exposed[p]:
+            n += len(e.cards)
+        return n
 
     @property
     def stock_left(self) -> int:
@@ -330,7 +335,7 @@ class ChanHand(HandFindings):
         via = "chiu" if self.hands[p][live.card] >= 3 else "stock"
         if via == "stock" and live.kind != "draw":
             return None
-        if not is_win(plus(self.hands[p], live.card), self.exposed[p]):
+        if not is_win_with(self.hands[p], live.card, self.exposed[p]):
             return None
         facts = self._facts(p, live.card, via, live)
         present = detect(facts, self.opts)
@@ -576,7 +581,7 @@ class ChanHand(HandFindings):
                 continue
             if live.kind != "draw" and self.hands[p][live.card] < 3:
                 continue
-            if is_win(plus(self.hands[p], live.card), self.exposed[p]):
+            if is_win_with(self.hands[p], live.card, self.exposed[p]):
                 self.win_opp[p] = i
 
     def _begin_action(self, i: int, seat: int) -> None:
@@ -593,7 +598,7 @@ class ChanHand(HandFindings):
 
     def on_discard(self, i: int, ev: dict[str, Any]) -> None:
         seat, card = ev["seat"], ev["tile"]
-        before = Counter(self.hands[seat])
+        before = copied(self.hands[seat])
         exposed = list(self.exposed[seat])
         self._take(i, seat, card)
         to = ev.get("to")
@@ -748,7 +753,7 @@ class ChanHand(HandFindings):
         want_phase = DRAWN if frm == seat else TURN
         if self.turn != seat or self.phase != want_phase:
             self._cannot_win(i, seat, "AN_SAI_LUOT", f"{self.who(seat)} eats out of turn")
-        before = Counter(self.hands[seat])
+        before = copied(self.hands[seat])
         self._take(i, seat, with_)
         if not is_pair(card, with_):
             self._cannot_win(

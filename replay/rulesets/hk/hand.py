@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from operator import gt, itemgetter
 from typing import Any
 
@@ -43,6 +44,7 @@ INDEX: dict[str, int] = dict(MAHJONG.index)
 CODES = MAHJONG.codes
 N_TILES = len(CODES)  # 42: 34 playing kinds + 8 bonus
 FIRST_BONUS = 34
+_KINDS = range(34)
 WIND_CODES = ("E", "S", "W", "N")
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
 
@@ -143,6 +145,8 @@ class HKHand(MahjongHand):
         if self.opts.violations_are_hard_errors:
             self.hard_violation_note = " (violations_are_hard_errors is on)"
         self._settled: tuple[list[float] | None, int | None] | None = None
+        # (events, their tile column) once #4 has read it: the walk reads the same column
+        self._tile_column: tuple[Any, list[Any]] = (None, [])
         self.melds: list[list[Meld]] = [[] for _ in range(self.n)]
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
         self.discards: list[list[Discard]] = [[] for _ in range(self.n)]
@@ -345,7 +349,9 @@ class HKHand(MahjongHand):
         rec = self.record
         codes = ALLOWED_CODES[self.ruleset]
         events = rec["events"]
-        tiles = set(event_field(events, "tile"))
+        column = event_field(events, "tile")
+        self._tile_column = (events, column)  # run() reads it again
+        tiles = set(column)
         tiles.discard(None)
         runs = filter(None, event_field(events, "tiles"))  # an empty run is valid
         if (
@@ -500,7 +506,10 @@ class HKHand(MahjongHand):
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
         # inline path never needs the event's dict, only step() does.
-        kinds, seats, tiles = (event_field(events, key) for key in ("type", "seat", "tile"))
+        kinds, seats = event_field(events, "type"), event_field(events, "seat")
+        of, tiles = self._tile_column
+        if of is not events:
+            tiles = event_field(events, "tile")
         try:
             for i, kind, seat, code in zip(range(len(kinds)), kinds, seats, tiles, strict=True):
                 if kind == "draw":
@@ -914,7 +923,12 @@ class HKHand(MahjongHand):
             for x in shown:
                 need[x] = need.get(x, 0) + 1
             hand = self.concealed[seat]
-            if not (self.partial or all(hand[x] >= k for x, k in need.items())):
+            held = True
+            for x, k in need.items():
+                if hand[x] < k:
+                    held = False
+                    break
+            if not (self.partial or held):
                 self.hard(
                     index,
                     seat,
@@ -1220,7 +1234,7 @@ class HKHand(MahjongHand):
         hand = self.concealed[seat][:34]  # a copy
         if source is WinSource.SELF_DRAW:
             hand[t] -= 1
-        concealed = tuple([x for x, k in enumerate(hand) if k for _ in range(k)])  # x, k times
+        concealed = tuple(chain.from_iterable(map(repeat, _KINDS, hand)))  # x, k times, in C
         if len(concealed) + 3 * len(self.melds[seat]) != 13 or self.n_sets[seat] != len(
             self.melds[seat]
         ):

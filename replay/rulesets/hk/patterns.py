@@ -84,6 +84,7 @@ class HandFacts(NamedTuple):
     self_drawn: bool
     seat_tile: int
     prevailing_tile: int
+    bits: int  # the facts bits (SELF_DRAWN, ...) this hand has
 
 
 class SplitFacts(NamedTuple):
@@ -101,14 +102,44 @@ _REGISTRY: dict[str, PatternFn] = {}
 #: Pattern id -> function returning how many times the pattern applies (0 = not at all).
 REGISTRY: Mapping[str, PatternFn] = MappingProxyType(_REGISTRY)
 
+# Facts of a whole hand, one bit each (``HandFacts.bits``), that some patterns need: a
+# pattern registered with ``needs`` returns 0 whenever one of those bits is clear, so the
+# evaluator calls only the patterns whose needs the hand meets (a few of the 25-30 rows).
+SELF_DRAWN = 1 << 0
+NOT_SELF_DRAWN = 1 << 1
+NO_EXPOSED = 1 << 2  # no exposed meld (concealed kongs allowed)
+FOUR_EXPOSED = 1 << 3
+HONOURS = 1 << 4  # some honour tile
+ONE_SUIT = 1 << 5  # the suit tiles are of one suit and there are no honours
+NO_SIMPLES = 1 << 6  # no suit tile of rank 2-8
+DRAGON_PUNG = 1 << 7  # three or four of some dragon
+WIND_PUNG = 1 << 8  # three or four of some wind
+KONG = 1 << 9  # some kong declared
+KONG_REPLACEMENT = 1 << 10  # self-drawn on a kong replacement
+ROBBED = 1 << 11
+LAST_TILE = 1 << 12
+HEAVENLY = 1 << 13
+EARTHLY = 1 << 14
+NO_MELDS = 1 << 15
+NO_CHOW_MELD = 1 << 16
+NO_PUNG_MELD = 1 << 17  # no pung or kong declared
+FLOWERS = 1 << 18
+NO_FLOWERS = 1 << 19
+ORPHANS_SHAPE = 1 << 20  # the tiles form thirteen orphans
+_NEEDS: dict[str, int] = {}
+#: Pattern id -> the HandFacts bits it needs (0: none, it is always evaluated).
+NEEDS: Mapping[str, int] = MappingProxyType(_NEEDS)
 
-def pattern(pid: str) -> Callable[[PatternFn], PatternFn]:
-    """Register a pattern under the id the rules files use."""
+
+def pattern(pid: str, needs: int = 0) -> Callable[[PatternFn], PatternFn]:
+    """Register a pattern under the id the rules files use; ``needs``: the facts bits
+    without which it never applies (its docstring's definition implies them)."""
 
     def register(fn: PatternFn) -> PatternFn:
         if pid in _REGISTRY:
             raise ValueError(f"pattern {pid!r} registered twice")
         _REGISTRY[pid] = fn
+        _NEEDS[pid] = needs
         return fn
 
     return register
@@ -121,7 +152,7 @@ _ONE_SUIT = frozenset({_M, _P, _S})
 # ------------------------------------------------------------------ structure patterns
 
 
-@pattern("all_chows")
+@pattern("all_chows", needs=NO_PUNG_MELD)
 def all_chows(h: HandFacts, s: SplitFacts) -> int:
     """Four chows; the pair rule (``all_chows_pair_rule``) keeps value-honour pairs out."""
     if len(s.chows) != 4:
@@ -134,12 +165,12 @@ def all_chows(h: HandFacts, s: SplitFacts) -> int:
     return s.pair < RED and s.pair != h.seat_tile and s.pair != h.prevailing_tile
 
 
-@pattern("all_pungs")
+@pattern("all_pungs", needs=NO_CHOW_MELD)
 def all_pungs(h: HandFacts, s: SplitFacts) -> int:
     return len(s.pungs) == 4
 
 
-@pattern("four_concealed_pungs")
+@pattern("four_concealed_pungs", needs=NO_EXPOSED)
 def four_concealed_pungs(h: HandFacts, s: SplitFacts) -> int:
     """Four concealed pungs. hk-classic also needs a self-draw and allows concealed kongs;
     hk-mahjongo allows no kong (option) but accepts a discard that completes the pair."""
@@ -150,7 +181,7 @@ def four_concealed_pungs(h: HandFacts, s: SplitFacts) -> int:
     return h.self_drawn or not h.table.four_concealed_pungs_self_draw_only
 
 
-@pattern("terminals_honours_pungs")
+@pattern("terminals_honours_pungs", needs=HONOURS | NO_SIMPLES | NO_CHOW_MELD)
 def terminals_honours_pungs(h: HandFacts, s: SplitFacts) -> int:
     """All pungs, only terminals and honours, at least one of each (pure cases are other rows)."""
     if len(s.pungs) != 4 or not h.suits & _H or h.suits == _H:
@@ -159,12 +190,12 @@ def terminals_honours_pungs(h: HandFacts, s: SplitFacts) -> int:
     return sum(c[t] for t in TERMINALS) + sum(c[EAST:]) == 14 + h.n_kongs
 
 
-@pattern("four_kongs")
+@pattern("four_kongs", needs=KONG)
 def four_kongs(h: HandFacts, s: SplitFacts) -> int:
     return h.n_kongs == 4
 
 
-@pattern("thirteen_orphans")
+@pattern("thirteen_orphans", needs=ORPHANS_SHAPE)
 def thirteen_orphans(h: HandFacts, s: SplitFacts) -> int:
     return s.structure is Structure.THIRTEEN_ORPHANS
 
@@ -185,37 +216,37 @@ def _wind_pungs(c: tuple[int, ...]) -> int:
     return (c[EAST] >= 3) + (c[EAST + 1] >= 3) + (c[EAST + 2] >= 3) + (c[NORTH] >= 3)
 
 
-@pattern("dragon_pung")
+@pattern("dragon_pung", needs=DRAGON_PUNG)
 def dragon_pung(h: HandFacts, s: SplitFacts) -> int:
     return _dragon_pungs(h.counts)
 
 
-@pattern("seat_wind_pung")
+@pattern("seat_wind_pung", needs=WIND_PUNG)
 def seat_wind_pung(h: HandFacts, s: SplitFacts) -> int:
     return h.counts[h.seat_tile] >= 3
 
 
-@pattern("prevailing_wind_pung")
+@pattern("prevailing_wind_pung", needs=WIND_PUNG)
 def prevailing_wind_pung(h: HandFacts, s: SplitFacts) -> int:
     return h.counts[h.prevailing_tile] >= 3
 
 
-@pattern("little_three_dragons")
+@pattern("little_three_dragons", needs=DRAGON_PUNG)
 def little_three_dragons(h: HandFacts, s: SplitFacts) -> int:
     return s.pair >= RED and _dragon_pungs(h.counts) == 2
 
 
-@pattern("big_three_dragons")
+@pattern("big_three_dragons", needs=DRAGON_PUNG)
 def big_three_dragons(h: HandFacts, s: SplitFacts) -> int:
     return _dragon_pungs(h.counts) == 3
 
 
-@pattern("little_four_winds")
+@pattern("little_four_winds", needs=WIND_PUNG)
 def little_four_winds(h: HandFacts, s: SplitFacts) -> int:
     return EAST <= s.pair <= NORTH and _wind_pungs(h.counts) == 3
 
 
-@pattern("big_four_winds")
+@pattern("big_four_winds", needs=WIND_PUNG)
 def big_four_winds(h: HandFacts, s: SplitFacts) -> int:
     return _wind_pungs(h.counts) == 4
 
@@ -223,28 +254,28 @@ def big_four_winds(h: HandFacts, s: SplitFacts) -> int:
 # ------------------------------------------------------------------ tile-set patterns
 
 
-@pattern("half_flush")
+@pattern("half_flush", needs=HONOURS)
 def half_flush(h: HandFacts, s: SplitFacts) -> int:
     return (h.suits ^ _H) in _ONE_SUIT and bool(h.suits & _H)
 
 
-@pattern("full_flush")
+@pattern("full_flush", needs=ONE_SUIT)
 def full_flush(h: HandFacts, s: SplitFacts) -> int:
     return h.suits in _ONE_SUIT
 
 
-@pattern("all_honours")
+@pattern("all_honours", needs=HONOURS)
 def all_honours(h: HandFacts, s: SplitFacts) -> int:
     return h.suits == _H
 
 
-@pattern("all_terminals")
+@pattern("all_terminals", needs=NO_SIMPLES)
 def all_terminals(h: HandFacts, s: SplitFacts) -> int:
     c = h.counts
     return not h.suits & _H and sum(c[t] for t in TERMINALS) == 14 + h.n_kongs
 
 
-@pattern("nine_gates")
+@pattern("nine_gates", needs=ONE_SUIT | NO_MELDS)
 def nine_gates(h: HandFacts, s: SplitFacts) -> int:
     """1112345678999 plus one tile of the same suit, nothing declared; with
     ``nine_gates_pure_wait`` the 13 tiles before the win must be exactly that shape."""
@@ -264,25 +295,25 @@ def nine_gates(h: HandFacts, s: SplitFacts) -> int:
 # ------------------------------------------------------------------ concealment and claims
 
 
-@pattern("self_draw")
+@pattern("self_draw", needs=SELF_DRAWN)
 def self_draw(h: HandFacts, s: SplitFacts) -> int:
     return h.self_drawn
 
 
-@pattern("concealed_self_draw")
+@pattern("concealed_self_draw", needs=SELF_DRAWN | NO_EXPOSED)
 def concealed_self_draw(h: HandFacts, s: SplitFacts) -> int:
     """bất cầu nhần: self-drawn with no exposed meld (concealed kongs allowed)."""
     return h.self_drawn and not h.n_exposed
 
 
-@pattern("concealed_on_discard")
+@pattern("concealed_on_discard", needs=NOT_SELF_DRAWN | NO_EXPOSED)
 def concealed_on_discard(h: HandFacts, s: SplitFacts) -> int:
     """hk-classic option ``concealed_on_discard_fan`` (public 門前清): the row-4 hand won on
     a discard or robbed tile instead of by self-draw."""
     return not h.self_drawn and not h.n_exposed
 
 
-@pattern("concealed_hand")
+@pattern("concealed_hand", needs=NO_EXPOSED)
 def concealed_hand(h: HandFacts, s: SplitFacts) -> int:
     """hk-mahjongo Bài kín: no exposed meld and, by default, no concealed kong (§5.2)."""
     if h.n_exposed:
@@ -290,7 +321,7 @@ def concealed_hand(h: HandFacts, s: SplitFacts) -> int:
     return not (h.n_concealed_kongs and h.opts.concealed_kong_breaks_concealed_hand)
 
 
-@pattern("fully_claimed")
+@pattern("fully_claimed", needs=FOUR_EXPOSED | NOT_SELF_DRAWN)
 def fully_claimed(h: HandFacts, s: SplitFacts) -> int:
     """Four exposed melds and the pair completed by a discard or robbed tile."""
     return h.n_exposed == 4 and not h.self_drawn
@@ -299,38 +330,38 @@ def fully_claimed(h: HandFacts, s: SplitFacts) -> int:
 # ------------------------------------------------------------------ how the win happened
 
 
-@pattern("win_on_kong_replacement")
+@pattern("win_on_kong_replacement", needs=KONG_REPLACEMENT)
 def win_on_kong_replacement(h: HandFacts, s: SplitFacts) -> int:
     return h.self_drawn and h.ctx.kong_replacement_chain >= 1
 
 
-@pattern("consecutive_kong_win")
+@pattern("consecutive_kong_win", needs=KONG_REPLACEMENT)
 def consecutive_kong_win(h: HandFacts, s: SplitFacts) -> int:
     return h.self_drawn and h.ctx.kong_replacement_chain >= 2
 
 
-@pattern("robbing_the_kong")
+@pattern("robbing_the_kong", needs=ROBBED)
 def robbing_the_kong(h: HandFacts, s: SplitFacts) -> int:
     return h.ctx.source is WinSource.ROBBED_KONG
 
 
-@pattern("last_tile_draw")
+@pattern("last_tile_draw", needs=LAST_TILE | SELF_DRAWN)
 def last_tile_draw(h: HandFacts, s: SplitFacts) -> int:
     return h.self_drawn and h.ctx.last_tile
 
 
-@pattern("last_discard")
+@pattern("last_discard", needs=LAST_TILE | NOT_SELF_DRAWN)
 def last_discard(h: HandFacts, s: SplitFacts) -> int:
     """Option ``last_discard_fan``: a win on the discard made after the last drawable tile."""
     return h.ctx.source is WinSource.DISCARD and h.ctx.last_tile
 
 
-@pattern("heavenly_hand")
+@pattern("heavenly_hand", needs=HEAVENLY)
 def heavenly_hand(h: HandFacts, s: SplitFacts) -> int:
     return h.ctx.heavenly
 
 
-@pattern("earthly_hand")
+@pattern("earthly_hand", needs=EARTHLY)
 def earthly_hand(h: HandFacts, s: SplitFacts) -> int:
     return h.ctx.earthly
 
@@ -347,7 +378,7 @@ def _waits(concealed: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[int, ..
     return winning_tiles(c, len(melds), seen)
 
 
-@pattern("single_wait")
+@pattern("single_wait", needs=SELF_DRAWN)
 def single_wait(h: HandFacts, s: SplitFacts) -> int:
     """ù xuyên: self-drawn, and before the draw exactly one tile kind completed the hand
     (kinds whose four copies the winner already holds are not waits)."""
@@ -366,7 +397,7 @@ def _full_groups(flowers: tuple[int, ...]) -> tuple[bool, bool]:
     return f, g
 
 
-@pattern("seat_flower")
+@pattern("seat_flower", needs=FLOWERS)
 def seat_flower(h: HandFacts, s: SplitFacts) -> int:
     """One per bonus tile numbered like the seat; with ``flower_set_absorbs_seat_flower`` a
     tile inside a complete group is paid by ``flower_set`` alone."""
@@ -380,12 +411,12 @@ def seat_flower(h: HandFacts, s: SplitFacts) -> int:
     return len(mine)
 
 
-@pattern("no_flowers")
+@pattern("no_flowers", needs=NO_FLOWERS)
 def no_flowers(h: HandFacts, s: SplitFacts) -> int:
     return not h.ctx.flowers
 
 
-@pattern("flower_set")
+@pattern("flower_set", needs=FLOWERS)
 def flower_set(h: HandFacts, s: SplitFacts) -> int:
     if len(h.ctx.flowers) < 4:
         return 0

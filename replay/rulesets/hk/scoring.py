@@ -9,12 +9,14 @@ last-five, Pao) once the replay loop has decided *who* is liable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
+from mjaudit.parts.replay.rulesets.hk import patterns as P
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions, Number
 from mjaudit.parts.replay.rulesets.hk.patterns import (
     BONUS_PATTERNS,
+    NEEDS,
     REGISTRY,
     FanTable,
     HandFacts,
@@ -24,7 +26,7 @@ from mjaudit.parts.replay.rulesets.hk.patterns import (
     WinSource,
     fan_table,
 )
-from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS
+from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS, RED
 from mjaudit.parts.replay.rulesets.mahjong.decompose import Decomposition, Structure, decompose
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 
@@ -44,9 +46,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    """The scored best decomposition of a win.
+class HandScore(NamedTuple):
+    """The scored best decomposition of a win (a frozen value; a NamedTuple because one is
+    built per evaluation, and a tuple is built in C).
 
     ``patterns`` are (id, fan) in table order, one entry per id with the fan of all its
     instances, 0-fan rows left out except ``chicken_hand``; ``instances`` repeats an id once
@@ -78,6 +80,9 @@ class _Resolved(NamedTuple):
     rows: tuple[_ResolvedRow, ...]  # value > 0 only
     rows_13: tuple[_ResolvedRow, ...]  # the rows that stack with thirteen orphans
     has_includes: bool
+    # facts bits -> the rows (of ``rows``, or ``rows_13`` for thirteen orphans) whose
+    # needs a hand with those bits meets, in table order; filled as bits are seen
+    by_bits: dict[int, tuple[_ResolvedRow, ...]]
 
 
 _RESOLVED: dict[int, tuple[HKOptions, _Resolved]] = {}
@@ -100,7 +105,7 @@ def _resolve(opts: HKOptions) -> _Resolved:
             rows.append((row.id, REGISTRY[row.id], value, row.includes))
     stacks = table.thirteen_orphans_stacks
     rows_13 = rows if stacks is None else [r for r in rows if r[0] in stacks]
-    resolved = _Resolved(table, tuple(rows), tuple(rows_13), any(r[3] for r in rows))
+    resolved = _Resolved(table, tuple(rows), tuple(rows_13), any(r[3] for r in rows), {})
     if len(_RESOLVED) > 256:
         _RESOLVED.clear()
     _RESOLVED[id(opts)] = (opts, resolved)
@@ -110,6 +115,9 @@ def _resolve(opts: HKOptions) -> _Resolved:
 # ------------------------------------------------------------------ evaluation
 
 _Hits = tuple[tuple[str, int, int], ...]  # (id, instances, fan)
+_CHOW, _PUNG, _CONCEALED_KONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
+_SELF_DRAW, _ROBBED_KONG = WinSource.SELF_DRAW, WinSource.ROBBED_KONG
+_THIRTEEN, _STANDARD = Structure.THIRTEEN_ORPHANS, Structure.STANDARD
 
 
 class _Prepared(NamedTuple):
@@ -119,21 +127,29 @@ class _Prepared(NamedTuple):
     meld_pungs: tuple[int, ...]
 
 
+# NamedTuples built from one tuple in C (their generated __new__ is a Python call).
+_new_facts = partial(tuple.__new__, HandFacts)
+_new_prepared = partial(tuple.__new__, _Prepared)
+_new_split = partial(tuple.__new__, SplitFacts)
+_new_score = partial(tuple.__new__, HandScore)
+
+
 def _prepare(ctx: WinContext, opts: HKOptions, table: FanTable) -> _Prepared | None:
     c = [0] * N_KINDS
     for t in ctx.concealed:
         c[t] += 1
     c[ctx.win_tile] += 1
-    decs = decompose(c, len(ctx.melds))
+    melds = ctx.melds
+    decs = decompose(c, len(melds))
     if not decs:
         return None
     meld_chows: list[int] = []
     meld_pungs: list[int] = []
     n_exposed = n_ckongs = n_kongs = 0
-    for m in ctx.melds:
+    for m in melds:
         t = m.tile
         kind = m.kind
-        if kind is MeldKind.CHOW:
+        if kind is _CHOW:
             meld_chows.append(t)
             c[t] += 1
             c[t + 1] += 1
@@ -141,13 +157,13 @@ def _prepare(ctx: WinContext, opts: HKOptions, table: FanTable) -> _Prepared | N
             n_exposed += 1
             continue
         meld_pungs.append(t)
-        if kind is MeldKind.PUNG:
+        if kind is _PUNG:
             c[t] += 3
             n_exposed += 1
             continue
         c[t] += 4
         n_kongs += 1
-        if kind is MeldKind.CONCEALED_KONG:
+        if kind is _CONCEALED_KONG:
             n_ckongs += 1
         else:
             n_exposed += 1
@@ -157,41 +173,98 @@ def _prepare(ctx: WinContext, opts: HKOptions, table: FanTable) -> _Prepared | N
         | (4 if any(c[18:27]) else 0)
         | (8 if any(c[EAST:]) else 0)
     )
-    facts = HandFacts(
-        ctx,
-        opts,
-        table,
-        tuple(c),
-        suits,
-        n_exposed,
-        n_ckongs,
-        n_kongs,
-        ctx.source is WinSource.SELF_DRAW,
-        EAST + ctx.seat_wind,
-        EAST + ctx.prevailing_wind,
+    source = ctx.source
+    self_drawn = source is _SELF_DRAW
+    bits = P.SELF_DRAWN if self_drawn else P.NOT_SELF_DRAWN
+    if not n_exposed:
+        bits |= P.NO_EXPOSED
+    elif n_exposed == 4:
+        bits |= P.FOUR_EXPOSED
+    if suits & 8:
+        bits |= P.HONOURS
+        if max(c[RED:]) >= 3:
+            bits |= P.DRAGON_PUNG
+        if max(c[EAST:RED]) >= 3:
+            bits |= P.WIND_PUNG
+    elif suits in (1, 2, 4):
+        bits |= P.ONE_SUIT
+    if not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):
+        bits |= P.NO_SIMPLES
+    if n_kongs:
+        bits |= P.KONG
+    if self_drawn and ctx.kong_replacement_chain >= 1:
+        bits |= P.KONG_REPLACEMENT
+    if source is _ROBBED_KONG:
+        bits |= P.ROBBED
+    if ctx.last_tile:
+        bits |= P.LAST_TILE
+    if ctx.heavenly:
+        bits |= P.HEAVENLY
+    if ctx.earthly:
+        bits |= P.EARTHLY
+    if not melds:
+        bits |= P.NO_MELDS | P.NO_CHOW_MELD | P.NO_PUNG_MELD
+    else:
+        if not meld_chows:
+            bits |= P.NO_CHOW_MELD
+        if not meld_pungs:
+            bits |= P.NO_PUNG_MELD
+    bits |= P.FLOWERS if ctx.flowers else P.NO_FLOWERS
+    if decs[0].structure is _THIRTEEN:
+        bits |= P.ORPHANS_SHAPE
+    facts = _new_facts(
+        (
+            ctx,
+            opts,
+            table,
+            tuple(c),
+            suits,
+            n_exposed,
+            n_ckongs,
+            n_kongs,
+            self_drawn,
+            EAST + ctx.seat_wind,
+            EAST + ctx.prevailing_wind,
+            bits,
+        )
     )
-    return _Prepared(facts, decs, tuple(meld_chows), tuple(meld_pungs))
+    return _new_prepared((facts, decs, tuple(meld_chows), tuple(meld_pungs)))
 
 
 def _split(p: _Prepared, dec: Decomposition) -> SplitFacts:
     h = p.facts
-    concealed_pungs = len(dec.pungs) + h.n_concealed_kongs
+    pungs = dec.pungs
+    concealed_pungs = len(pungs) + h.n_concealed_kongs
     win = h.ctx.win_tile
     # The set a winning discard completes is not concealed (§0), unless the tile can sit in
     # a chow of this split instead, which is the reading that scores best.
-    if not h.self_drawn and win in dec.pungs and not any(c <= win <= c + 2 for c in dec.chows):
+    if not h.self_drawn and win in pungs and not any([c <= win <= c + 2 for c in dec.chows]):
         concealed_pungs -= 1
-    return SplitFacts(
-        dec.structure,
-        dec.pair,
-        p.meld_chows + dec.chows,
-        p.meld_pungs + dec.pungs,
-        concealed_pungs,
+    return _new_split(
+        (
+            dec.structure,
+            dec.pair,
+            p.meld_chows + dec.chows,
+            p.meld_pungs + pungs,
+            concealed_pungs,
+        )
     )
 
 
+def _rows_for(r: _Resolved, bits: int) -> tuple[_ResolvedRow, ...]:
+    """The rows a hand with facts ``bits`` may score (thirteen orphans: its stacking rows)."""
+    rows = r.rows_13 if bits & P.ORPHANS_SHAPE else r.rows
+    out = tuple(row for row in rows if NEEDS[row[0]] & bits == NEEDS[row[0]])
+    if len(r.by_bits) < 4096:
+        r.by_bits[bits] = out
+    return out
+
+
 def _hits(r: _Resolved, h: HandFacts, s: SplitFacts) -> _Hits:
-    rows = r.rows if s.structure is Structure.STANDARD else r.rows_13
+    bits = h.bits
+    rows = r.by_bits.get(bits)
+    if rows is None:
+        rows = _rows_for(r, bits)
     out = [(rid, int(n), n * value) for rid, fn, value, _ in rows if (n := fn(h, s))]
     if r.has_includes:
         absorbed: set[str] = set()
@@ -215,22 +288,24 @@ def _score(r: _Resolved, opts: HKOptions, hits: _Hits, dec: Decomposition) -> Ha
     basis = fan
     if not opts.min_fan_counts_bonus and bonus:
         basis = raw - bonus if cap is None else min(raw - bonus, cap)
-    patterns = tuple((rid, f) for rid, _n, f in hits)
-    instances = tuple(rid for rid, n, _f in hits for _ in range(n))
-    if raw == 0 and r.table.chicken_hand and dec.structure is Structure.STANDARD:
+    patterns = tuple([(rid, f) for rid, _n, f in hits])
+    instances = tuple([rid for rid, n, _f in hits for _ in range(n)])
+    if raw == 0 and r.table.chicken_hand and dec.structure is _STANDARD:
         patterns = (("chicken_hand", 0),)
         instances = ("chicken_hand",)
-    return HandScore(
-        patterns,
-        instances,
-        raw,
-        fan,
-        cap is not None and raw >= cap,
-        bonus,
-        basis,
-        basis >= opts.min_fan,
-        dec.structure,
-        dec,
+    return _new_score(
+        (
+            patterns,
+            instances,
+            raw,
+            fan,
+            cap is not None and raw >= cap,
+            bonus,
+            basis,
+            basis >= opts.min_fan,
+            dec.structure,
+            dec,
+        )
     )
 
 

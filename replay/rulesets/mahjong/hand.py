@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from mjaudit.parts.replay.engine.findings import Finding, HandFindings
-from mjaudit.parts.replay.engine.turns import ACT, ENDED, OWN_TURN, WAIT, MahjongTurns, claim_of
+from mjaudit.parts.replay.engine.turns import (
+    ACT,
+    ENDED,
+    MUST_DISCARD,
+    OWN_TURN,
+    WAIT,
+    MahjongTurns,
+    claim_of,
+)
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind, WinSource
 
 S = TypeVar("S")  # a ruleset's hand score
@@ -170,6 +178,93 @@ class MahjongHand(MahjongTurns, HandFindings):
         self.viol(
             index, seat, code, f"{self.player(seat)} holds {size} tiles, expected {expected}{why}"
         )
+
+    # -- the actions a seat may make -------------------------------------------------------
+
+    PLAYING_KINDS: ClassVar[int] = 34  # the kinds that make sets (suits 0-26, honours); bonus above
+    SUITED: ClassVar[int] = 27  # the kinds below it make chows
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The events ``seat`` may legally make now, of those the table decides: a
+        simulator's driver asks, its bot picks one, and the same engine steps it.
+
+        On its turn: a ``draw`` (without ``tile``: the driver adds the wall's next) while a
+        live tile is left; holding the tiles after its draw (``ACT``), each own kong
+        (:meth:`own_kongs`) and a discard of each kind held, lowest first; after a claim
+        (``MUST_DISCARD``), the discards. On another seat's live discard, the ruleset's
+        claims (:meth:`claim_actions`). A win needs the ruleset's scoring and a flower its
+        bonus tiles: those are the ruleset's to add (vn-160's claims list the win). Whether
+        a dead hand may still call is the ruleset's too; the table lists what it holds."""
+        if self.phase == ENDED:
+            return []
+        out: list[dict[str, Any]] = []
+        if seat == self.turn and self.phase == WAIT and self.live_count >= 1:
+            out.append({"type": "draw", "seat": seat})
+        if seat == self.turn and self.phase in (ACT, MUST_DISCARD):
+            if self.phase == ACT:
+                out += self.own_kongs(seat)
+            c = self.concealed[seat]
+            out += [
+                {"type": "discard", "seat": seat, "tile": self.CODES[t]}
+                for t in range(self.PLAYING_KINDS)
+                if c[t]
+            ]
+        elif self.live is not None and self.live.seat != seat:
+            out += self.claim_actions(seat)
+        return out
+
+    def own_kongs(self, seat: int) -> list[dict[str, Any]]:
+        """The kongs ``seat`` may declare holding the turn: four of a kind held, lowest
+        first, then the fourth of each pung, in the order the pungs were made; none when
+        no live tile is left for the replacement."""
+        if self.live_count < 1:
+            return []
+        c, code = self.concealed[seat], self.CODES
+        out = [
+            {"type": "concealed_kong", "seat": seat, "tile": code[t]}
+            for t in range(self.PLAYING_KINDS)
+            if c[t] == 4
+        ]
+        out += [
+            {"type": "added_kong", "seat": seat, "tile": code[m.tile]}
+            for m in self.melds[seat]  # type: ignore[attr-defined]
+            if m.kind is MeldKind.PUNG and c[m.tile]
+        ]
+        return out
+
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The sets ``seat`` may make of the live discard (another seat's): an exposed kong
+        (three held), a pung (two held) and, for the seat after the discarder, each chow
+        of the suited tile (the pairs held, lowest run first); none when no live tile is
+        left (the last discard may only be won). A ruleset with other calls overrides it."""
+        live = self.live
+        t, frm = live.tile, live.seat
+        if not live.claimable or t >= self.PLAYING_KINDS or self.live_count < 1:
+            return []
+        c, code = self.concealed[seat], self.CODES
+        out = []
+        if c[t] >= 3:
+            out.append({"type": "kong", "seat": seat, "from": frm, "tile": code[t]})
+        if c[t] >= 2:
+            out.append({"type": "pung", "seat": seat, "from": frm, "tile": code[t]})
+        if seat == (frm + 1) % self.n and t < self.SUITED:
+            r = t % 9
+            for low in range(t - r + max(r - 2, 0), t - r + min(r, 6) + 1):
+                run = (low, low + 1, low + 2)
+                if all(c[x] for x in run if x != t):
+                    out.append(self.chow_event(seat, frm, t, run))
+        return out
+
+    def chow_event(self, seat: int, frm: int, t: int, run: tuple[int, ...]) -> dict[str, Any]:
+        """The event of ``seat``'s chow of ``frm``'s ``t`` as ``run`` (in order)."""
+        code = self.CODES
+        return {
+            "type": "chow",
+            "seat": seat,
+            "from": frm,
+            "tile": code[t],
+            "tiles": [code[x] for x in run],
+        }
 
     # -- events ------------------------------------------------------------------------------
 

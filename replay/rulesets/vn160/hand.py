@@ -111,6 +111,10 @@ def chow_reading(tiles: list[int], claimed: int, ru_domain: str) -> int | None:
     return None
 
 
+# The red-flower (RH) khung tiles, which rh_must_be_declared makes bonus tiles too.
+_RH_TILES = tuple(t for t in range(50, N_TILES) if is_rh(t))
+
+
 @dataclass(slots=True)
 class Discard:
     seat: int
@@ -348,6 +352,10 @@ class VNHand(MahjongHand):
         ctx = self.win_context(seat, t, source)
         return self._judge(seat, t, source, ctx)
 
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The calls on the live discard are vn-160's own (khung, the win): legal_claims."""
+        return self.legal_claims(seat)
+
     def legal_claims(self, seat: int) -> list[dict[str, Any]]:
         """The claims ``seat`` may make on the live discard, as events (win first)."""
         live = self.live
@@ -378,15 +386,7 @@ class VNHand(MahjongHand):
                 if key in seen or chow_reading([a, b, t], t, self.opts.ru_domain) is None:
                     continue
                 seen.add(key)
-                out.append(
-                    {
-                        "type": "chow",
-                        "seat": seat,
-                        "from": frm,
-                        "tile": CODES[t],
-                        "tiles": [CODES[x] for x in key],
-                    }
-                )
+                out.append(self.chow_event(seat, frm, t, key))
         return out
 
     def self_actions(self, seat: int) -> list[dict[str, Any]]:
@@ -436,6 +436,8 @@ class VNHand(MahjongHand):
     def _missed_replacement(self, index: int, actor: int, batch: bool = False) -> None:
         """#8: after a flower or kong the actor's next action must be a replacement
         (or, ``batch``, another declaration)."""
+        if not self.owes:
+            return
         for seat, owed in list(self.owes.items()):
             cause, at = owed[0]
             if seat == actor and batch:
@@ -632,11 +634,9 @@ class VNHand(MahjongHand):
 
     def _flower_held(self, seat: int) -> bool:
         hand = self.concealed[seat]
-        if any(hand[t] for t in range(34, 50)):
+        if any(hand[34:50]):
             return True
-        return self.opts.rh_must_be_declared and any(
-            hand[t] for t in range(50, N_TILES) if is_rh(t)
-        )
+        return self.opts.rh_must_be_declared and any(hand[t] for t in _RH_TILES)
 
     def on_discard(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
