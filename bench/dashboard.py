@@ -50,12 +50,14 @@ sys.path.insert(0, str(ROOT))
 from mjaudit.parts.dashboards.table_view import table_view  # noqa: E402
 from mjaudit.parts.ingest.store import DataDir, Part  # noqa: E402
 from mjaudit.parts.replay.archive.summary import summary_tables  # noqa: E402
+from mjaudit.parts.replay.archive.totals import refresh_totals, totals_parts  # noqa: E402
 from mjaudit.parts.schemas.records import parse_record  # noqa: E402
 from mjaudit.parts.schemas.rows import RowBuffers  # noqa: E402
 from mjaudit.parts.schemas.tables import (  # noqa: E402
     ALL_TABLES,
     RIICHI_SEAT_FACTS,
     SCORES,
+    TOTALS_OF,
 )
 
 from bench.common import add_smoke, print_peak_memory, smoke_workdir  # noqa: E402
@@ -408,7 +410,20 @@ def write_archive(root: Path, hands: int, seed: int = 7, events_hands: int | Non
 
     with data.writing():
         data.commit_parts(parts())
+        refresh_totals(data)  # as the replay commits them beside its summary rows
     return time.perf_counter() - start
+
+
+def totals_seconds(root: Path) -> float:
+    """Seconds the replay's recomputation of the stored totals takes (replay/archive/
+    totals.py); commits them first if the archive has none of its summary files (one
+    written before them)."""
+    data = DataDir(root)
+    with data.writing():
+        if refresh_totals(data) is not None:
+            print("  the archive had no totals of its summary files: committed them")
+        files = {s: list(data.manifest()["tables"].get(s, [])) for s in TOTALS_OF.values()}
+        return _timed(lambda: totals_parts(data, files, data.work_dir("totals")))
 
 
 def _timed(fn: Callable[[], object]) -> float:
@@ -569,6 +584,7 @@ def main() -> None:
             f"written in {secs:.1f} s ({args.hands / secs:,.0f} hands/s, "
             f"{size / 1e6 / secs:,.1f} MB/s, {size / 1e6:,.0f} MB of Parquet)"
         )
+    print(f"stored totals recomputed from the summary tables in {totals_seconds(root):.2f} s")
     t0 = time.perf_counter()
     timings = measure(root)
     print(f"\n{'page':<24} {'query':<20} {'seconds':>8}")

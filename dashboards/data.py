@@ -63,18 +63,17 @@ from mjaudit.parts.dashboards.riichi_stats import riichi_stats
 from mjaudit.parts.ingest.partitions import Scope, game_of, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
+from mjaudit.parts.replay.archive.totals import as_summary, stored_totals, total_sql
 from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import RULESETS, Game
 from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
     INGEST_TABLES,
     ON_DISK_SUMMARIES,
-    SUMMARY_KEY,
     SUMMARY_TABLES,
 )
 
 T = TypeVar("T")
-SUMMARY_KEY_NAMES = {f.name for f in SUMMARY_KEY}
 
 # Columns of `hands` the statistics need; the rest (deal, wall, JSON) stays on disk.
 HAND_COLUMNS = (
@@ -157,8 +156,20 @@ def open_archive(
     for name in SUMMARY_TABLES:
         kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
         con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
-    totals = _totals(con)
+    # Stored totals cover every date: a scope of dates totals its own files.
+    stored = stored_totals(con, data) if scope.since is None and scope.until is None else {}
+    totals = _totals(con, {name: _in_scope(sql, scope) for name, sql in stored.items()})
     return Archive(root, version, con, scope, files, totals)
+
+
+def _in_scope(sql: str, scope: Scope) -> str:
+    """``sql`` (rows with a ruleset and a game) kept to the scope's game and ruleset."""
+    conds = [
+        f"{column} = '{value}'"  # the values are ruleset and family ids (no quotes)
+        for column, value in (("game", scope.game), ("ruleset", scope.ruleset))
+        if value is not None and "'" not in value
+    ]
+    return f"SELECT * FROM ({sql}) WHERE {' AND '.join(conds)}" if conds else sql
 
 
 # Summary tables totalled in memory over sittings, days, venues and tables: the queries of
@@ -169,14 +180,19 @@ TOTALLED = ("player_games", "player_fans")
 TOTALLED_LATER = ("player_patterns",)
 
 
-def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
+def _totals(con: duckdb.DuckDBPyConnection, stored: dict[str, str]) -> threading.Thread:
     """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
-    same columns, its rows summed over game_id, venue, table and day (those left NULL).
-    A query's search path (:func:`totalled`) finds a table there once it is made, else
-    the one over the files: the same figures either way."""
+    same columns, its rows summed over game_id, venue, table and day (those left NULL):
+    copied from ``stored`` (the replay's stored totals, :func:`stored_totals`) where it
+    has them, else summed here. A query's search path (:func:`totalled`) finds a table
+    there once it is made, else the one over the files: the same figures either way."""
     con.execute("CREATE SCHEMA totals")
+    for name in (*TOTALLED, *TOTALLED_LATER):
+        if name in stored:
+            con.execute(f'CREATE TABLE totals."{name}" AS {stored[name]}')
     for name in TOTALLED:
-        _total(con, name)
+        if name not in stored:
+            _total(con, name)
     con.execute(  # each sitting as the replayer and findings lists show it, unfiltered
         f"""CREATE TABLE totals.spans AS SELECT d.game_id, min(d.first_at) AS first_at,
         max(d.last_at) AS last_at, {_SITTING_COLUMNS}
@@ -187,7 +203,8 @@ def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
     def rest() -> None:
         try:
             for name in TOTALLED_LATER:
-                _total(later, name)
+                if name not in stored:
+                    _total(later, name)
         except duckdb.Error:  # the archive was closed first: its queries read the files
             pass
         finally:
@@ -200,35 +217,9 @@ def _totals(con: duckdb.DuckDBPyConnection) -> threading.Thread:
 
 
 def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Make ``totals.<name>`` (see :func:`_totals`)."""
-    dropped = {"game_id", "venue", "table", "day"}
-    schema = SUMMARY_TABLES[name]
-    summed = {
-        f.name
-        for f in schema
-        if f.type in (pa.int64(), pa.float64()) and f.name not in SUMMARY_KEY_NAMES
-    }
-    cols = []
-    for f in schema:
-        if f.name in dropped:
-            cols.append(f'NULL::{_SQL_TYPES[f.type]} AS "{f.name}"')
-        elif f.name in summed:
-            cols.append(f'sum("{f.name}")::{_SQL_TYPES[f.type]} AS "{f.name}"')
-        else:
-            cols.append(f'"{f.name}"')
-    keys = ", ".join(f'"{f.name}"' for f in schema if f.name not in summed | dropped)
-    con.execute(
-        f'CREATE TABLE totals."{name}" AS SELECT {", ".join(cols)} '
-        f'FROM raw."{name}" GROUP BY {keys}'
-    )
-
-
-_SQL_TYPES = {
-    pa.int64(): "BIGINT",
-    pa.float64(): "DOUBLE",
-    pa.string(): "VARCHAR",
-    pa.date32(): "DATE",
-}
+    """Make ``totals.<name>`` (see :func:`_totals`) as the replay sums a stored total."""
+    summed = total_sql(name, f'raw."{name}"')
+    con.execute(f'CREATE TABLE totals."{name}" AS {as_summary(name, f"({summed})")}')
 
 
 def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:

@@ -671,6 +671,7 @@ def compact(
     delete the files no version of the last --retain-hours reads (default 168: a week)."""
     from mjaudit.parts.dashboards.terminal import compact_table
     from mjaudit.parts.ingest.store import DataDir, DataDirBusy, DataDirError
+    from mjaudit.parts.replay.archive.totals import refresh_totals
 
     try:
         store = DataDir(data)
@@ -683,6 +684,8 @@ def compact(
     try:
         with store.writing(wait=wait, on_wait=_waiting):
             counts = store.compact(retain_hours=retain_hours)
+            # Compaction renames the summary files the stored totals were summed from.
+            refresh_totals(store)
     except (DataDirBusy, DataDirError, OSError) as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None
@@ -905,7 +908,8 @@ def stats(
     """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
     Computed from the summary tables the replay writes (run `mjaudit replay` after
-    ingesting). Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
+    ingesting); without --since/--until and with --by player, from the totals per player
+    and ruleset it stores beside them. Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
     deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
     `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
     violations by code). Riichi hands get these shared figures (han as the value), and
@@ -960,7 +964,10 @@ def stats(
         return
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
-        con = connect(store, filters.scope(), tables=STATS_TABLES)
+        # Figures over the whole archive (no dates, no grouping by venue, table or
+        # month) read the stored totals: a row per player and ruleset.
+        whole = by is StatsBy.player and since is None and until is None
+        con = connect(store, filters.scope(), tables=STATS_TABLES, totals=whole)
     except SummaryMissing as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_USAGE) from None

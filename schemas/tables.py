@@ -424,4 +424,32 @@ ON_DISK_SUMMARIES = tuple(n for n in SUMMARY_TABLES if n not in IN_MEMORY_SUMMAR
 
 REPLAY_TABLES: dict[str, pa.Schema] = {**HAND_REPLAY_TABLES, **SUMMARY_TABLES}
 
-ALL_TABLES: dict[str, pa.Schema] = {**INGEST_TABLES, **REPLAY_TABLES}
+
+# -- totals (whole-archive sums of summary tables, per player and ruleset) ----------------
+#
+# A summary table summed over its game_id, venue, table and day: what the statistics with
+# no venue, table or date filter read (`mjaudit stats`, the dashboard's start-up), a row
+# per player and ruleset instead of one per sitting. They cover every game, so a bucket
+# rewrite cannot replace them game by game: the replay recomputes them from the summary
+# tables in the commit that changes those (replay/archive/totals.py). ``source`` is a
+# digest of the summary table's committed files they were summed from: a reader whose
+# summary files differ (written by a version without totals, or compacted) sums instead.
+TOTALLED_AWAY = ("game_id", "venue", "table", "day")
+
+
+def _totals_schema(source: pa.Schema) -> pa.Schema:
+    kept = [f for f in source if f.name not in TOTALLED_AWAY]
+    return pa.schema([*kept, pa.field("source", pa.string(), nullable=False)])
+
+
+# totals table -> the summary table it sums
+TOTALS_OF = {
+    "player_totals": "player_games",
+    "player_fan_totals": "player_fans",
+    "finding_totals": "finding_counts",
+    "pattern_totals": "player_patterns",
+}
+TOTALS_TABLES: dict[str, pa.Schema] = {
+    name: _totals_schema(SUMMARY_TABLES[source]) for name, source in TOTALS_OF.items()
+}
+ALL_TABLES: dict[str, pa.Schema] = {**INGEST_TABLES, **REPLAY_TABLES, **TOTALS_TABLES}

@@ -42,11 +42,17 @@ from mjaudit.parts.replay.archive.plan import (
 from mjaudit.parts.replay.archive.ranges import GameRange, in_range, ranges_of
 from mjaudit.parts.replay.archive.summary import SORT as SUMMARY_SORT
 from mjaudit.parts.replay.archive.summary import summary_tables
+from mjaudit.parts.replay.archive.totals import refresh_totals, totals_parts
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, SERIOUS, HandReport
 from mjaudit.parts.replay.engine.run import replay_games
 from mjaudit.parts.replay.rulesets.american.card import cards_digest, register_folder
 from mjaudit.parts.schemas.rows import records_from_tables
-from mjaudit.parts.schemas.tables import HAND_REPLAY_TABLES, REPLAY_TABLES, RIICHI_SEAT_FACTS
+from mjaudit.parts.schemas.tables import (
+    HAND_REPLAY_TABLES,
+    REPLAY_TABLES,
+    RIICHI_SEAT_FACTS,
+    TOTALS_OF,
+)
 
 FRESH_WORKERS_HANDS = 500_000  # archives above this write buckets in fresh workers
 RANGE_HANDS = 20_000  # hands of a bucket sorted in memory at once by a bucket task
@@ -482,6 +488,7 @@ def replay_archive(
         for b in buckets:
             staged.replace(b)
         staged.commit()
+        refresh_totals(data)  # an archive whose summary files have no totals (yet)
         summary.buckets = len(stale.games)
         summary.unchanged = summary.hands - stale.stale
         findings = data.scan("findings")
@@ -649,4 +656,14 @@ class _Staged:
             if not kept and not any(table == name for table, _ in self.written):
                 empty.append(Part(name, schema.empty_table()))
         self.written.extend(self.data.stage_parts(empty))
+        # The totals of the summary files this commit leaves, in the same commit: no
+        # reader sees totals of other summary rows than those committed beside them.
+        after = {
+            summary: [rel for rel in self.manifest.get(summary, []) if rel not in dropped]
+            + [rel for table, rel in self.written if table == summary]
+            for summary in TOTALS_OF.values()
+        }
+        totals = totals_parts(self.data, after, self.data.work_dir("totals"))
+        self.written.extend(self.data.stage_parts(totals))
+        self.remove.extend(rel for name in TOTALS_OF for rel in self.manifest.get(name, []))
         self.data.commit_staged(self.written, self.remove)

@@ -17,7 +17,7 @@ from mjaudit.parts.replay.archive import plan as planning
 from mjaudit.parts.replay.archive import ranges
 from mjaudit.parts.replay.archive import update as archive
 from mjaudit.parts.replay.archive.update import replay_archive
-from mjaudit.parts.schemas.tables import REPLAY_TABLES
+from mjaudit.parts.schemas.tables import REPLAY_TABLES, TOTALS_TABLES
 from typer.testing import CliRunner
 
 from bench.synthlog import records, write_jsonl
@@ -29,7 +29,9 @@ runner = CliRunner()
 def _replay_bytes(root: Path) -> dict[str, bytes]:
     data = DataDir(root)
     return {
-        str(f.relative_to(root)): f.read_bytes() for name in REPLAY_TABLES for f in data.files(name)
+        str(f.relative_to(root)): f.read_bytes()
+        for name in (*REPLAY_TABLES, *TOTALS_TABLES)  # the stored totals too
+        for f in data.files(name)
     }
 
 

@@ -26,14 +26,17 @@ from mjaudit.parts.dashboards.queries import (
     Filters,
     SummaryMissing,
     connect,
+    memory_db,
     overview,
     overview_raw,
     player_stats,
     player_stats_raw,
 )
 from mjaudit.parts.ingest.pipeline import ingest
-from mjaudit.parts.ingest.store import DataDir
+from mjaudit.parts.ingest.store import DataDir, Part
+from mjaudit.parts.replay.archive.totals import stored_totals, summed_columns
 from mjaudit.parts.replay.archive.update import replay_archive
+from mjaudit.parts.schemas.tables import TOTALLED_AWAY, TOTALS_OF, TOTALS_TABLES
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
@@ -300,3 +303,138 @@ def test_the_findings_list_comes_a_page_at_a_time(archive: Path) -> None:
 def total_cap() -> int:
     """More findings than the test archive has: one page holds them all."""
     return 100_000
+
+
+# -- stored totals (replay/archive/totals.py) --------------------------------------------
+
+
+def _summed(store: DataDir, summary: str) -> pl.DataFrame:
+    """The definition of a stored total: the summary rows summed over TOTALLED_AWAY."""
+    summed = summed_columns(summary)
+    rows = store.scan(summary).drop(TOTALLED_AWAY).collect()
+    keys = [c for c in rows.columns if c not in summed]
+    return rows.group_by(keys).agg(pl.col(summed).sum()).sort(keys, nulls_last=True)
+
+
+def _stored(store: DataDir, name: str) -> pl.DataFrame:
+    rows = store.scan(name).drop("source").collect()
+    keys = [c for c in rows.columns if c not in summed_columns(TOTALS_OF[name])]
+    return rows.sort(keys, nulls_last=True)
+
+
+def _totals_fresh(store: DataDir) -> set[str]:
+    con = memory_db()
+    try:
+        return set(stored_totals(con, store))
+    finally:
+        con.close()
+
+
+def _check_totals(store: DataDir) -> None:
+    """Every stored total is of the committed summary files and equals summing them (an
+    empty one can carry no source digest: its summary is empty too)."""
+    fresh = _totals_fresh(store)
+    for name, summary in TOTALS_OF.items():
+        want = _summed(store, summary)
+        assert (summary in fresh) == (want.height > 0), summary
+        _same(_stored(store, name).select(want.columns), want, name)
+
+
+def _stats_csv(root: Path) -> str:
+    result = CliRunner().invoke(app, ["stats", "--data", str(root), "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_stored_totals_equal_the_summed_rows_and_the_hand_rows(archive: Path) -> None:
+    """The replay stored every total; each equals its summary rows summed, and the
+    statistics read from them (``mjaudit stats``, the dashboard's start-up) equal the
+    hand rows' figures."""
+    store = DataDir(archive)
+    _check_totals(store)
+    con = connect(archive, tables=STATS_TABLES, totals=True)
+    (rows,) = con.execute("SELECT count(*) FROM player_games").fetchall()[0]
+    assert rows == store.scan("player_totals").collect().height  # it reads the totals
+    opened = data.open_archive(archive)
+    assert opened.totals is not None
+    opened.totals.join()
+    memory = opened.cursor()
+    data.load_facts(memory)
+    (kept,) = memory.execute("SELECT count(*) FROM totals.player_patterns").fetchall()[0]
+    assert kept == store.scan("pattern_totals").collect().height  # copied, not summed
+    players = data.filter_options(memory)["players"]
+    for f in (
+        Filters(),
+        Filters(game="mahjong"),
+        Filters(ruleset="hk-classic"),
+        Filters(ruleset="vn-160"),
+        Filters(source_kind="sheet"),
+        Filters(game="mahjong", players=(players[0], players[-1])),
+    ):
+        _same(player_stats(con, f), player_stats_raw(memory, f), f"stats {f}")
+        _same(data.player_table(memory, f), player_stats_raw(memory, f), f"players page {f}")
+        _same(data.leaderboard(memory, f), data.leaderboard_raw(memory, f), f"leaderboard {f}")
+        got = data.pattern_frequency(memory, f)
+        _same(got, data.pattern_frequency_raw(memory, f), f"patterns {f}")
+    mahjong = Filters(game="mahjong")  # what `mjaudit stats` counts when both are there
+    assert _stats_csv(archive) == player_stats(connect(archive), mahjong).write_csv()
+
+
+def test_a_second_replay_updates_the_totals(tmp_path: Path) -> None:
+    """New games ingested and replayed: the totals are those of the new summary rows
+    (committed with them), and count the new hands."""
+    root = tmp_path / "data"
+    first, *rest = _logs(tmp_path)
+    seats = []
+    for logs in ([first], rest):
+        assert not ingest(logs, root).quarantined
+        with chan_archive.chan_engine_stand_in():
+            replay_archive(root)
+        store = DataDir(root)
+        _check_totals(store)
+        hands = store.scan("player_totals").select(pl.col("hands").sum()).collect().item()
+        assert hands == store.scan("scores").collect().height  # every replayed seat
+        seats.append(hands)
+    assert seats[1] > seats[0] > 0
+    assert _totals_fresh(DataDir(root)) == set(TOTALS_OF.values())
+
+
+def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
+    archive: Path, tmp_path: Path
+) -> None:
+    """An archive written before the totals (none stored) and one whose summary files
+    changed under them (compacted: another source digest) give the same statistics, by
+    summing the summary rows; the next replay stores them again."""
+    import shutil
+
+    want = _stats_csv(archive)
+    root = tmp_path / "old"
+    shutil.copytree(archive, root)
+    store = DataDir(root)
+    with store.writing():  # as a version before the totals left it: each table empty
+        old = [rel for name in TOTALS_OF for rel in store.manifest()["tables"][name]]
+        empty = [Part(name, TOTALS_TABLES[name].empty_table()) for name in TOTALS_OF]
+        store.commit_parts(empty, remove=old)
+    assert _totals_fresh(store) == set()
+    assert _stats_csv(root) == want
+    replay_archive(root)  # nothing to replay: stores the totals
+    _check_totals(store)
+    with store.writing():
+        store.compact(["player_games"])
+    assert _totals_fresh(store) == set(TOTALS_OF.values()) - {"player_games"}
+    con = connect(root, tables=STATS_TABLES, totals=True)
+    (rows,) = con.execute("SELECT count(*) FROM player_games").fetchall()[0]
+    assert rows == store.scan("player_games").collect().height  # the summary rows
+    assert _stats_csv(root) == want
+    opened = data.open_archive(root)
+    assert opened.totals is not None
+    opened.totals.join()
+    memory = opened.cursor()
+    data.load_facts(memory)
+    _same(data.player_table(memory, Filters()), player_stats_raw(memory, Filters()), "page")
+    replay_archive(root)
+    _check_totals(store)
+    compacted = CliRunner().invoke(app, ["compact", "--data", str(root)])
+    assert compacted.exit_code == 0, compacted.output
+    _check_totals(store)  # `mjaudit compact` sums them again
+    assert _stats_csv(root) == want
