@@ -273,3 +273,23 @@ def test_abortive_draws_option_off() -> None:
         options={"abortive_draws": False},
     )
     assert "ABORTIVE_DRAW_INVALID" in codes(rep)
+
+
+def test_played_after_tobi() -> None:
+    """§8: under tobi the game ends below zero; a hand that starts below zero is flagged,
+    one that starts at exactly zero, or with tobi off, is not."""
+    events = [*opening(), draw(2, "5m"), discard(2, "4p"), ron(1, "4p", 2)]
+    below = replay_riichi(record(events, scores=[-1000, 41000, 30000, 30000]))
+    assert cls_of(below, "PLAYED_AFTER_TOBI") is FindingClass.SCORE_MISMATCH
+    assert "PLAYED_AFTER_TOBI" not in codes(
+        replay_riichi(record(events, scores=[0, 40000, 30000, 30000]))
+    )
+    off = record(events, scores=[-1000, 41000, 30000, 30000], options={"tobi": False})
+    assert "PLAYED_AFTER_TOBI" not in codes(replay_riichi(off))
+    # the scores the hand before left, when the record gives none: seat 2 deals in below zero
+    first = replay_riichi(record(events, scores=[33000, 33000, 500, 33500]))
+    assert first.extras["scores_after"][2] < 0
+    nxt = record(events, hand_no=2, dealer=1, round=1)
+    del nxt["scores"]
+    assert "PLAYED_AFTER_TOBI" in codes(replay_riichi(nxt, None, first))
+    assert "PLAYED_AFTER_TOBI" not in codes(replay_riichi(record(events)))

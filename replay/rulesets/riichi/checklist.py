@@ -24,6 +24,7 @@ RIICHI: dict[str, str] = {
     "LONG_HAND": "riichi §2",
     "OUT_OF_TURN": "riichi §2",
     "PARTIAL_INFORMATION": "riichi §2",
+    "PLAYED_AFTER_TOBI": "riichi §8",
     "PREVIOUS_HAND_MISSING": "riichi §8",
     "RECORD_INVALID": "riichi §10",
     "REPLACEMENT_INVALID": "riichi §3",

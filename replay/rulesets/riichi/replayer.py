@@ -124,7 +124,7 @@ def _stays(previous: HandReport) -> bool:
 
 
 def _rotation(hand: RiichiHand, previous: HandReport | None) -> None:
-    """DEALER_ROTATION_MISMATCH and the round wind; COUNTERS_MISMATCH."""
+    """DEALER_ROTATION_MISMATCH and the round wind; COUNTERS_MISMATCH; PLAYED_AFTER_TOBI."""
     rules = Rotation(
         stays=_stays,
         missing="hand {n} of this game is not available: rotation and counters not checked",
@@ -132,6 +132,7 @@ def _rotation(hand: RiichiHand, previous: HandReport | None) -> None:
         first_hand="hand 1 is played in round {wind}",
     )
     rec = hand.record
+    _tobi(hand, previous)
     if rec["hand_no"] == 1 and rec.get("round", 0) != 0:
         hand.info(
             None,
@@ -162,6 +163,27 @@ def _rotation(hand: RiichiHand, previous: HandReport | None) -> None:
                 d.replace("recorded", "expected").replace("computed", "the record starts with")
                 for d in found
             ),
+        )
+
+
+def _tobi(hand: RiichiHand, previous: HandReport | None) -> None:
+    """PLAYED_AFTER_TOBI: under ``tobi`` the game ends when a score goes below zero, so no
+    hand starts with one (the scores the record starts with, else those the hand before
+    left)."""
+    if not hand.opts.tobi:
+        return
+    start = hand.record.get("scores")
+    if start is None and previous is not None and not previous.corrupt:
+        start = previous.extras.get("scores_after")
+    below = [seat for seat, points in enumerate(start or ()) if points < 0]
+    if below:
+        hand.audit(
+            None,
+            None,
+            "PLAYED_AFTER_TOBI",
+            "the hand is played with "
+            + ", ".join(f"seat {s} at {start[s]} points" for s in below)  # type: ignore[index]
+            + ": under tobi the game ended when a score went below zero",
         )
 
 
