@@ -148,7 +148,7 @@ else:
         limits.with_columns(
             pl.struct("game_id", "hand_no")
             .map_elements(
-                lambda r: ui.link("replayer", game=r["game_id"], hand=r["hand_no"]),
+                lambda r: ui.link("replayer", sitting=r["game_id"], hand=r["hand_no"]),
                 return_dtype=pl.String,
             )
             .alias("replay")

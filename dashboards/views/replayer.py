@@ -49,7 +49,7 @@ def _reset(*keys: str) -> None:
         ui.forget(key)
 
 
-ui.start("r_game", "game", games[0] if games else None, valid=_exists, expect="no such sitting")
+ui.start("r_game", "sitting", games[0] if games else None, valid=_exists, expect="no such sitting")
 game = st.session_state["r_game"]
 if game is None:
     st.info("No sittings match the filters.")
@@ -110,7 +110,7 @@ events = record["events"]
 n = len(events)
 ruleset = record["ruleset"]
 cards = is_cards(ruleset)
-ui.share(game=game, hand=hand_no)
+ui.share(sitting=game, hand=hand_no)
 ui.report_button(ctx, game, hand_no, key="r_report")
 if n == 0:
     st.info("This hand has no events to step through (a results-only hand).")

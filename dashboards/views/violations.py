@@ -97,7 +97,9 @@ if pages > 1:
 rows = rows.with_columns(
     pl.struct("game_id", "hand_no", "event_index")
     .map_elements(
-        lambda r: ui.link("replayer", game=r["game_id"], hand=r["hand_no"], event=r["event_index"]),
+        lambda r: ui.link(
+            "replayer", sitting=r["game_id"], hand=r["hand_no"], event=r["event_index"]
+        ),
         return_dtype=pl.String,
     )
     .alias("replay")

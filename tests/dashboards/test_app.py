@@ -127,7 +127,7 @@ def test_violations_page_filters_and_links(demo_data: Path, use_data: UseData) -
     assert metric(at, "Findings") == "4"
     rows = at.dataframe[-1].value
     false_win = rows[rows["code"] == "FALSE_WIN"].iloc[0]
-    assert false_win["replay"] == f"replayer?game={GAME}&hand=4&event=2"
+    assert false_win["replay"] == f"replayer?sitting={GAME}&hand=4&event=2"
     at.multiselect(key="v_class").set_value(["INFO"]).run()
     assert metric(at, "Findings") == "3"
     at.multiselect(key="v_class").set_value([]).run()
@@ -150,7 +150,7 @@ def _tiles(html: str, seat: int, part: str) -> list[str]:
 def test_replayer_steps_and_shows_the_right_tiles(demo_data: Path, use_data: UseData) -> None:
     use_data(demo_data)
     record = baseline_record()
-    at = app("replayer", game=GAME, hand="1", event="24")
+    at = app("replayer", sitting=GAME, hand="1", event="24")
     no_exception(at)
     assert at.slider(key="r_event").value == 24
     html = at.html[0].value
@@ -183,16 +183,30 @@ def test_replayer_steps_and_shows_the_right_tiles(demo_data: Path, use_data: Use
     assert any("matches" in s.value for s in at.success)
 
 
+def test_replayer_link_names_the_sitting_apart_from_the_game_filter(
+    demo_data: Path, use_data: UseData
+) -> None:
+    """The sidebar's ``game`` is the game (mahjong or chắn); the replayer's sitting has its
+    own parameter, so a link to a sitting neither warns about ``game`` nor overwrites it."""
+    use_data(demo_data)
+    at = app("replayer", sitting=GAME, hand="4", event="2", game="mahjong")
+    no_exception(at)
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.selectbox(key="r_game").value == GAME
+    assert at.radio(key="f_game").value == "mahjong"
+    assert at.query_params["sitting"] == GAME and at.query_params["hand"] == "4"
+
+
 def test_replayer_highlights_findings_and_opens_from_a_link(
     demo_data: Path, use_data: UseData
 ) -> None:
     use_data(demo_data)
-    at = app("replayer", game=GAME, hand="4", event="2", ruleset="hk-mahjongo")
+    at = app("replayer", sitting=GAME, hand="4", event="2", ruleset="hk-mahjongo")
     no_exception(at)  # the filters leave the sitting out, the link still opens it
     assert at.selectbox(key="r_game").value == GAME
     assert any("FALSE_WIN" in e.value for e in at.error)
     assert "#c92a2a" in at.html[0].value.split('data-seat="3"', 1)[1][:400]
-    at = app("replayer", game=GAME, hand="3")
+    at = app("replayer", sitting=GAME, hand="3")
     at.button(key="r_next_finding").click().run()
     assert at.slider(key="r_event").value == 1  # ann's discard out of turn
     at.selectbox(key="r_hand").set_value(6).run()

@@ -172,7 +172,7 @@ def test_every_page_in_a_browser(page, server: str) -> None:  # type: ignore[no-
 
 
 def test_replayer_in_a_browser(page, server: str) -> None:  # type: ignore[no-untyped-def]
-    _open(page, server + f"replayer?game={GAME}&hand=1&event=24", "cat discards")
+    _open(page, server + f"replayer?sitting={GAME}&hand=1&event=24", "cat discards")
     table = page.locator(".mj-table")
     assert table.get_attribute("data-at") == "24"
     tiles = table.locator("img[data-tile]")
@@ -196,7 +196,7 @@ def test_replayer_in_a_browser(page, server: str) -> None:  # type: ignore[no-un
     assert page.get_by_text("The recorded result matches the rules.").count() == 1
     _shot(page, "replayer-end")
 
-    _open(page, server + f"replayer?game={GAME}&hand=4&event=2", "FALSE_WIN")
+    _open(page, server + f"replayer?sitting={GAME}&hand=4&event=2", "FALSE_WIN")
     _shot(page, "replayer-finding")
 
 
@@ -209,7 +209,7 @@ def test_chan_pages_in_a_browser(  # type: ignore[no-untyped-def]
         assert _metric(page, "Wins (ù)") == "3"
         assert "game=chan" in page.url
         _shot(page, "chan-cuoc")
-        _open(page, url + f"replayer?game={CHAN_GAME}&hand=2&event=4", "thiên khai")
+        _open(page, url + f"replayer?sitting={CHAN_GAME}&hand=2&event=4", "thiên khai")
         table = page.locator(".mj-table")
         red = table.locator('[data-seat="2"] img[data-tile="CC"][data-colour="red"]')
         assert red.count() == 4
@@ -271,7 +271,9 @@ def test_every_ruleset_is_drawn_from_the_engines_view(  # type: ignore[no-untype
     assert at is not None
     view = table_view(record, at)
     game = quote(record["game_id"])
-    _open(page, every_ruleset + f"replayer?game={game}&hand={record['hand_no']}&event={at}", code)
+    _open(
+        page, every_ruleset + f"replayer?sitting={game}&hand={record['hand_no']}&event={at}", code
+    )
     table = page.locator(".mj-table")
     assert (table.get_attribute("data-at"), table.get_attribute("data-ruleset")) == (
         str(at),
