@@ -438,3 +438,35 @@ def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
     assert compacted.exit_code == 0, compacted.output
     _check_totals(store)  # `mjaudit compact` sums them again
     assert _stats_csv(root) == want
+
+
+def test_the_overview_of_chosen_players_sums_their_sittings_unless_one_was_left_early(
+    tmp_path: Path,
+) -> None:
+    """With players chosen, the overview sums the summary rows of the sittings they sat
+    every hand of, and reads the hand rows only where a chosen player sat part of one (a
+    substitute took their seat): both give the hand rows' figures."""
+    enc = msgspec.json.Encoder()
+    records = list(synthetic_records(8, seed=5, hands_per_game=4))  # two sittings
+    left, stayed = records[0]["players"][0], records[0]["players"][1]
+    for rec in records:
+        if rec["game_id"] == records[0]["game_id"] and rec["hand_no"] >= 3:
+            rec["players"] = ["a substitute", *rec["players"][1:]]
+    logs = tmp_path / "logs.jsonl"
+    logs.write_bytes(b"".join(enc.encode(r) + b"\n" for r in records))
+    root = tmp_path / "data"
+    assert not ingest([str(logs)], root).quarantined
+    replay_archive(root)
+    opened = data.open_archive(root)
+    if opened.totals is not None:
+        opened.totals.join()
+    con = opened.cursor()
+    data.load_facts(con)
+    for who, whole in (((stayed,), True), ((left,), False), ((left, stayed), True)):
+        f = Filters(players=who)
+        summed = data._overview_of_players(con, f)
+        assert (summed is not None) is whole, who
+        _same(data.overview(con, f), data.overview_raw(con, f), f"overview {who}")
+        if summed is not None:
+            _same(summed, data.overview_raw(con, f), f"summed {who}")
+            assert summed["hands"] > 0
