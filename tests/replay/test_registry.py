@@ -10,7 +10,13 @@ from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine import run as engine
 from mjaudit.parts.replay.engine.render import report_text
 from mjaudit.parts.replay.engine.ruleset import Ruleset
-from mjaudit.parts.schemas.rulesets import RULESET_IDS
+from mjaudit.parts.schemas.rulesets import (
+    DEFAULT_GAME,
+    GAME_TERMS,
+    RULESET_IDS,
+    Game,
+    game_terms,
+)
 
 REPLAY = Path(__file__).resolve().parents[2] / "replay"
 RULESET_FOLDERS = {"hk", "vn160", "american", "chan", "riichi"}
@@ -45,6 +51,27 @@ def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
                     if isinstance(side, ast.Constant) and side.value in RULESET_IDS:
                         offenders.append(f"{path.relative_to(REPLAY)}:{node.lineno}")
     assert offenders == []
+
+
+def test_no_command_view_or_service_compares_ruleset_ids_or_game_names() -> None:
+    """Issue 18: the CLI, the dashboard, the service and the log format read what differs
+    between rulesets and game families from the registry (``Ruleset``, ``GAME_TERMS``),
+    never from ``f.game == "chan"``. (ingest compares source formats, such as hk-sheet.)"""
+    names = set(RULESET_IDS) | {g.value for g in Game}
+    offenders = []
+    for part in ("mjaudit", "dashboards", "service", "schemas"):
+        for path in sorted((REPLAY.parent / part).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Compare):
+                    for side in (node.left, *node.comparators):
+                        if isinstance(side, ast.Constant) and side.value in names:
+                            offenders.append(f"{path.relative_to(REPLAY.parent)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_every_game_family_has_its_terms() -> None:
+    assert set(GAME_TERMS) == set(Game)
+    assert game_terms(None) == game_terms("") == GAME_TERMS[DEFAULT_GAME]
 
 
 def test_a_report_score_line_is_in_its_rulesets_terms() -> None:
