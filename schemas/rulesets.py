@@ -25,6 +25,7 @@ class GameTerms:
     no view or command tests a family's name: the facts and the words they print."""
 
     title: str  # the family in a sentence ("Chắn hands are counted with --game chan")
+    label: str  # the family in the dashboard's Game selector
     # its wins score patterns in a unit of fan (fan, phán, han, card points): the mahjong
     # statistics; False: chắn's cước and điểm, statistics of their own
     scores_fan: bool
@@ -39,6 +40,7 @@ class GameTerms:
 GAME_TERMS: dict[Game, GameTerms] = {
     Game.MAHJONG: GameTerms(
         "mahjong",
+        "mahjong",
         scores_fan=True,
         deal_ins=True,
         winds=True,
@@ -49,6 +51,7 @@ GAME_TERMS: dict[Game, GameTerms] = {
     ),
     Game.CHAN: GameTerms(
         "Chắn",
+        "chắn",
         scores_fan=False,
         deal_ins=False,  # no win on a discard: a win is on one's own draw or a card eaten
         winds=False,
