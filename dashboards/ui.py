@@ -33,6 +33,7 @@ from mjaudit.parts.dashboards import data
 from mjaudit.parts.dashboards.app import DATA_ENV
 from mjaudit.parts.dashboards.queries import Filters
 from mjaudit.parts.ingest.partitions import Scope
+from mjaudit.parts.schemas.rulesets import GAME_TERMS
 
 DEFAULT_DATA = "mjdata"
 ALL = "All"
@@ -94,7 +95,7 @@ SUMMARY_QUERIES = frozenset(
 SITTING_QUERIES = frozenset(
     {"hands_of", "load_record", "hand_findings", "computed_result", "hand_report"}
 )
-GAME_LABELS = {"mahjong": "mahjong", "chan": "chắn"}
+GAME_LABELS = {game.value: terms.label for game, terms in GAME_TERMS.items()}
 _CTX = "_mj_ctx"
 _URL = "_mj_url"
 _KEPT = "_mj_kept"

@@ -932,7 +932,12 @@ def stats(
     )
     from mjaudit.parts.dashboards.terminal import fan_pairs, stats_table
     from mjaudit.parts.ingest.store import DataDir, DataDirError, parse_as_of
-    from mjaudit.parts.schemas.rulesets import RULESET_IDS
+    from mjaudit.parts.schemas.rulesets import (
+        DEFAULT_GAME,
+        GAME_TERMS,
+        RULESET_IDS,
+        game_terms,
+    )
 
     if ruleset is not None and ruleset not in RULESET_IDS:
         _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
@@ -946,9 +951,17 @@ def stats(
         raise typer.Exit(EXIT_USAGE) from None
     chosen = game.value if game is not GameChoice.auto else None
     if chosen is None:
-        chosen = "chan" if found == {"chan"} else "mahjong"
-        if len(found) > 1 and ruleset is None:
-            err.print("note: mahjong figures only; Chắn hands are counted with --game chan")
+        # the one family in the archive, else the default one (and a note of the others)
+        known = sorted(g for g in found if g in GAME_TERMS)
+        chosen = known[0] if len(found) == 1 and known else DEFAULT_GAME.value
+        others = [g for g in known if g != chosen]
+        if len(found) > 1 and others and ruleset is None:
+            err.print(
+                f"note: {game_terms(chosen).title} figures only; "
+                + "; ".join(
+                    f"{game_terms(g).title} hands are counted with --game {g}" for g in others
+                )
+            )
     filters = Filters(
         ruleset=ruleset,
         since=since.date() if since else None,
@@ -956,7 +969,7 @@ def stats(
         source_kind=None if source is Source.all else source.value,
         game=chosen,
     )
-    if chosen == "chan":
+    if not game_terms(chosen).scores_fan:  # chắn: cước and điểm, its own statistics
         _chan_stats(data, filters, fmt, when)
         return
     if riichi:

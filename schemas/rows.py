@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from mjaudit.parts.schemas.event_columns import EventColumns
 from mjaudit.parts.schemas.records import EVENT_FIELDS, ParsedRecord
-from mjaudit.parts.schemas.rulesets import RULESETS
+from mjaudit.parts.schemas.rulesets import GAME_TERMS, RULESETS
 from mjaudit.parts.schemas.tables import EVENT_COLUMNS, INGEST_TABLES
 
 _json = msgspec.json.Encoder(order="sorted")
@@ -60,7 +60,7 @@ def seat_winds(
     In ``hk-mahjongo-2p`` the two seats are ``options.two_player_seats`` (default E, W).
     Chắn has no winds.
     """
-    if RULESETS[ruleset].game != "mahjong":
+    if not GAME_TERMS[RULESETS[ruleset].game].winds:
         return [None] * n_players
     if n_players == 2:
         pair = options.get("two_player_seats", ["E", "W"])

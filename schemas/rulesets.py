@@ -20,6 +20,58 @@ class Game(StrEnum):
 
 
 @dataclass(frozen=True)
+class GameTerms:
+    """What statistics and the dashboard say differently for one family of games, so that
+    no view or command tests a family's name: the facts and the words they print."""
+
+    title: str  # the family in a sentence ("Chắn hands are counted with --game chan")
+    label: str  # the family in the dashboard's Game selector
+    # its wins score patterns in a unit of fan (fan, phán, han, card points): the mahjong
+    # statistics; False: chắn's cước and điểm, statistics of their own
+    scores_fan: bool
+    deal_ins: bool  # a win can be on another player's discard, which "deals in"
+    winds: bool  # its seats have winds
+    points: str  # what scores are counted in ("Net points", "Net điểm")
+    draws: str  # a hand that ended without a winner, as a headline figure
+    own_draw: str  # a win on the winner's own draw, as a headline figure
+    win_ways: tuple[str, str]  # the two ways to win: on one's own draw, and otherwise
+
+
+GAME_TERMS: dict[Game, GameTerms] = {
+    Game.MAHJONG: GameTerms(
+        "mahjong",
+        "mahjong",
+        scores_fan=True,
+        deal_ins=True,
+        winds=True,
+        points="points",
+        draws="Exhaustive draws",
+        own_draw="Self-drawn",
+        win_ways=("self-drawn", "on a discard"),
+    ),
+    Game.CHAN: GameTerms(
+        "Chắn",
+        "chắn",
+        scores_fan=False,
+        deal_ins=False,  # no win on a discard: a win is on one's own draw or a card eaten
+        winds=False,
+        points="điểm",
+        draws="Draws (hòa)",
+        own_draw="On own draw",
+        win_ways=("on their own draw", "otherwise"),
+    ),
+}
+
+DEFAULT_GAME = Game.MAHJONG
+"""The family statistics cover when none is chosen (and several are in the archive)."""
+
+
+def game_terms(game: str | None) -> GameTerms:
+    """The terms of a family by its name (``Filters.game``); none: :data:`DEFAULT_GAME`'s."""
+    return GAME_TERMS[Game(game) if game else DEFAULT_GAME]
+
+
+@dataclass(frozen=True)
 class RulesetShape:
     id: str
     game: Game

@@ -46,6 +46,8 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     for part in ("replay", "ingest", "schemas", "dashboards", "service"):
         assert f"mjaudit/parts/{part}/__init__.py" in names
     assert "mjaudit/parts/replay/rulesets/american/cards/sample.yaml" in names  # package data comes along
+    for folder in ("american", "chan", "hk", "riichi", "vn160"):  # the rules references
+        assert f"mjaudit/parts/replay/rulesets/{folder}/checklist.json" in names
 
 
 def test_the_api_works_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 from mjaudit.parts.dashboards import chan_terms, ui
+from mjaudit.parts.schemas.rulesets import game_terms
 
 ctx = ui.require()
 f = ctx.filters
@@ -88,7 +89,7 @@ def chan_view() -> None:
         ui.bars(counts["by_player"].head(20), "player", "n", horizontal=True, category_title="")
 
 
-if f.game == "chan":
+if not game_terms(f.game).scores_fan:  # chắn scores cước and điểm
     chan_view()
     st.stop()
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 from mjaudit.parts.dashboards import ui
+from mjaudit.parts.schemas.rulesets import game_terms
 
 ctx = ui.require()
 f = ctx.filters
 st.header("Club overview")
 
-chan = f.game == "chan"  # chắn: draws are hòa, points are điểm, there are no deal-ins
+terms = game_terms(f.game)  # chắn: draws are hòa, points are điểm, there are no deal-ins
 head = ctx.q("overview", f)
 first, last = head["first_day"], head["last_day"]
 period = f"{first} – {last}" if first else "–"
@@ -19,7 +20,7 @@ cols[1].metric("Hands", f"{head['hands']:,}")
 cols[2].metric("Players", f"{head['players']:,}")
 cols[3].metric("Violations", f"{head['violations']:,}", help="PLAYER_VIOLATION findings")
 cols[4].metric(
-    "Draws (hòa)" if chan else "Exhaustive draws",
+    terms.draws,
     ui.pct(head["exhaustive_draw_rate"]),
     help="of replayed hands",
 )
@@ -78,12 +79,10 @@ else:
             "hands": st.column_config.NumberColumn("Hands", format="localized"),
             "wins": st.column_config.NumberColumn("Wins", format="localized"),
             "win_rate": st.column_config.NumberColumn("Win rate", format="percent"),
-            "deal_in_rate": None
-            if chan
-            else st.column_config.NumberColumn("Deal-in rate", format="percent"),
-            "net_points": st.column_config.NumberColumn(
-                "Net điểm" if chan else "Net points", format="localized"
-            ),
+            "deal_in_rate": st.column_config.NumberColumn("Deal-in rate", format="percent")
+            if terms.deal_ins
+            else None,
+            "net_points": st.column_config.NumberColumn(f"Net {terms.points}", format="localized"),
             "net_per_hand": st.column_config.NumberColumn("Net / hand", format="%.2f"),
             "page": st.column_config.LinkColumn("Details", display_text="open ›"),
         },

@@ -8,6 +8,7 @@ import polars as pl
 import streamlit as st
 from mjaudit.parts.dashboards import data, ui
 from mjaudit.parts.replay.engine.registry import RULESETS
+from mjaudit.parts.schemas.rulesets import game_terms
 
 ctx = ui.require()
 f = ctx.filters
@@ -20,7 +21,7 @@ MAX_WINDOW = 100_000  # hands; a larger window is the whole history anyway
 ui.start_count("p_window", "window", 50, 1, MAX_WINDOW, "hands")
 ui.share(name=name)
 
-chan = f.game == "chan"  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
+terms = game_terms(f.game)  # chắn: điểm instead of fan; no deal-ins (no win on a discard)
 # Per sitting and day, from the summary tables (a player of 10M hands has ~20,000 hands;
 # the page never reads them one by one).
 sits = ctx.q("player_sittings", f, name)
@@ -55,23 +56,23 @@ cols = st.columns(6)
 cols[0].metric("Hands", f"{n:,}")
 cols[1].metric("Wins", f"{n_wins:,}", ui.pct(n_wins / n), delta_color="off", delta_arrow="off")
 cols[2].metric(
-    "On own draw" if chan else "Self-drawn",
+    terms.own_draw,
     f"{self_drawn:,}",
     ui.pct(self_drawn / n_wins if n_wins else None),
     delta_color="off",
     delta_arrow="off",
     help="share of their wins",
 )
-if chan:  # no win on a discard in chắn: the hands that ended in hòa instead
-    draws = ctx.q("player_draws", f, name)
-    cols[3].metric(
-        "Draws (hòa)", f"{draws:,}", ui.pct(draws / n), delta_color="off", delta_arrow="off"
-    )
-else:
+if terms.deal_ins:
     cols[3].metric(
         "Deal-ins", f"{deal_ins:,}", ui.pct(deal_ins / n), delta_color="off", delta_arrow="off"
     )
-cols[4].metric("Net điểm" if chan else "Net points", ui.num(net))
+else:  # no win on a discard (chắn): the hands that ended without a winner instead
+    draws = ctx.q("player_draws", f, name)
+    cols[3].metric(
+        terms.draws, f"{draws:,}", ui.pct(draws / n), delta_color="off", delta_arrow="off"
+    )
+cols[4].metric(f"Net {terms.points}", ui.num(net))
 cols[5].metric(f"Avg {unit}", ui.num(avg_fan) if avg_fan is not None else "–")
 
 series = sits.with_columns(
@@ -83,8 +84,8 @@ st.line_chart(
     ui.thin(series.select("at", "net points")), x="at", y="net points", x_label="date", height=260
 )
 
-rate_cols = ["win rate"] if chan else ["win rate", "deal-in rate"]
-st.subheader("Win rate" if chan else "Win and deal-in rates")
+rate_cols = ["win rate", "deal-in rate"] if terms.deal_ins else ["win rate"]
+st.subheader("Win and deal-in rates" if terms.deal_ins else "Win rate")
 window = st.number_input(
     "Moving average over the last N hands (whole sittings)",
     min_value=1,
@@ -118,7 +119,7 @@ with left:
         st.caption("No wins yet.")
 with right:
     st.subheader("How they win")
-    ways = ["on their own draw", "otherwise"] if chan else ["self-drawn", "on a discard"]
+    ways = list(terms.win_ways)
     how = pl.DataFrame({"how": ways, "wins": [self_drawn, n_wins - self_drawn]})
     ui.bars(how, "how", "wins", horizontal=True, category_title="")
 

@@ -8,10 +8,11 @@ from mjaudit.parts.dashboards import ui
 from mjaudit.parts.dashboards.data import CHAN_STAT_COLUMNS
 from mjaudit.parts.dashboards.queries import STAT_COLUMNS
 from mjaudit.parts.dashboards.riichi_stats import RIICHI_COLUMNS
+from mjaudit.parts.schemas.rulesets import game_terms
 
 ctx = ui.require()
 st.header("Players")
-if ctx.filters.game == "chan":  # chắn: wins and điểm, no fan, self-draws or deal-ins
+if not game_terms(ctx.filters.game).scores_fan:  # chắn: wins and điểm, no fan or deal-ins
     chan = ctx.q("chan_player_stats", ctx.filters)
     if chan.is_empty():
         st.info("No replayed chắn hands match the filters.")

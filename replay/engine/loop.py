@@ -61,6 +61,33 @@ class HandRules(Generic[H, Opts]):
     # finding; step-through still steps it
     refuse: Callable[[H], Finding | None] | None = None
 
+    @classmethod
+    def of(
+        cls,
+        options_for: Callable[[dict[str, object]], Opts],
+        hand: Callable[[dict[str, Any], Opts], H],
+        report: Callable[[H, dict[str, Any], HandReport | None], dict[str, Any]],
+        compare: Callable[[H, dict[str, Any], dict[str, Any]], bool],
+        *,
+        option_error: str,
+        rotation: Callable[[H, HandReport | None], None] | None = None,
+        admit: Callable[[dict[str, Any]], Finding | None] | None = None,
+        refuse: Callable[[H], Finding | None] | None = None,
+    ) -> HandRules[H, Opts]:
+        """The rules of a ruleset whose options are its ``options_for(merged)`` and whose
+        hand state is its class called as ``hand(record, opts)``: what most folders have,
+        so their replayer declares no adapters of its own."""
+        return cls(
+            FromMerged(options_for),
+            FromClass(hand),
+            report,
+            compare,
+            option_error=option_error,
+            rotation=rotation,
+            admit=admit,
+            refuse=refuse,
+        )
+
     def replay(
         self,
         record: dict[str, Any],
@@ -102,3 +129,27 @@ class HandRules(Generic[H, Opts]):
 def merged_options(record: dict[str, Any], overrides: Overrides) -> dict[str, object]:
     """The record's ``options`` with ``--option K=V`` (``overrides``) on top."""
     return {**(record.get("options") or {}), **(overrides or {})}
+
+
+@dataclass(frozen=True)
+class FromMerged(Generic[Opts]):
+    """:attr:`HandRules.options_for` of a ruleset whose options depend on the merged
+    options alone, not on the rest of the record (a value, so the rules still pickle)."""
+
+    options_for: Callable[[dict[str, object]], Opts]
+
+    def __call__(self, record: dict[str, Any], merged: dict[str, object]) -> Opts:
+        return self.options_for(merged)
+
+
+@dataclass(frozen=True)
+class FromClass(Generic[H, Opts]):
+    """:attr:`HandRules.hand` of a ruleset whose hand state needs only the record and its
+    options: the class itself, called as ``hand(record, opts)``."""
+
+    hand: Callable[[dict[str, Any], Opts], H]
+
+    def __call__(
+        self, record: dict[str, Any], opts: Opts, previous: HandReport | None, overrides: Overrides
+    ) -> H:
+        return self.hand(record, opts)

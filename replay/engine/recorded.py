@@ -3,7 +3,7 @@
 Every ruleset compares the same aspects (winners, the value, the patterns, the payments,
 the penalties) in its own words ("fan", "phán", "value", "total"; "patterns", "hand",
 "cước"), and reports all differences of a hand as one SCORE_MISMATCH finding on its last
-event. The pieces are here once; each ruleset's ``_compare_recorded`` says which aspects
+event. The pieces are here once; each ruleset's ``_compare`` says which aspects
 its rules compare and how it names them.
 """
 

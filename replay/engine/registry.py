@@ -1,41 +1,31 @@
 """Every ruleset the engine replays: one line per ruleset folder (see :mod:`replay.ruleset`).
 
 The order is the order of the ids in ``schemas.rulesets`` (a test checks both list the
-same ids), which is the order users see them in. Each folder's ``checklist.py`` says
+same ids), which is the order users see them in. Each folder's ``checklist.json`` says
 where its finding codes are defined in the rules (:func:`rules_ref`).
 """
 
 from __future__ import annotations
 
+from mjaudit.parts.replay.engine.checklist import Checklist, checklists
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR
 from mjaudit.parts.replay.engine.ruleset import Ruleset
-from mjaudit.parts.replay.rulesets.american import checklist as american_checklist
 from mjaudit.parts.replay.rulesets.american import ruleset as american
-from mjaudit.parts.replay.rulesets.chan import checklist as chan_checklist
 from mjaudit.parts.replay.rulesets.chan import ruleset as chan
-from mjaudit.parts.replay.rulesets.hk import checklist as hk_checklist
 from mjaudit.parts.replay.rulesets.hk import ruleset as hk
-from mjaudit.parts.replay.rulesets.riichi import checklist as riichi_checklist
 from mjaudit.parts.replay.rulesets.riichi import ruleset as riichi
-from mjaudit.parts.replay.rulesets.vn160 import checklist as vn160_checklist
 from mjaudit.parts.replay.rulesets.vn160 import ruleset as vn160
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
-_DECLARED = {r.id: r for folder in (hk, vn160, american, chan, riichi) for r in folder.RULESETS}
+_FOLDERS = (hk, vn160, american, chan, riichi)  # each folder's ruleset module
+
+_DECLARED = {r.id: r for folder in _FOLDERS for r in folder.RULESETS}
 
 RULESETS: dict[str, Ruleset] = {rid: _DECLARED[rid] for rid in RULESET_IDS if rid in _DECLARED}
 
 # ruleset id -> (its checklist section, code -> where the rules define it)
-CHECKLISTS: dict[str, tuple[str, dict[str, str]]] = {
-    rid: table
-    for folder in (
-        hk_checklist,
-        vn160_checklist,
-        american_checklist,
-        chan_checklist,
-        riichi_checklist,
-    )
-    for rid, table in folder.CHECKLISTS.items()
+CHECKLISTS: dict[str, Checklist] = {
+    rid: table for folder in _FOLDERS for rid, table in checklists(folder).items()
 }
 
 

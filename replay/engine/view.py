@@ -12,9 +12,9 @@ labelled ``extras`` as text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from mjaudit.parts.replay.engine.findings import Finding, findings_text
 
@@ -228,6 +228,25 @@ def build_view(
 
 
 # -- text (``mjaudit show``) ---------------------------------------------------------------
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class SteppedView(Generic[S]):
+    """A ruleset's ``(record, at, overrides) -> TableView``: its hand state stepped to
+    event ``at`` by its ``replay_to``, then read by its view of a stepped state (the one a
+    replay's observer is shown), so the two views of a table cannot differ."""
+
+    step: Callable[[dict[str, Any], int | None, Mapping[str, object] | None], S]
+    view: Callable[[S, int | None], TableView]
+
+    def __call__(
+        self, record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
+    ) -> TableView:
+        """The table after event ``at`` (None: after the deal)."""
+        return self.view(self.step(record, at, overrides), at)
 
 
 def meld_text(m: MeldView, sep: str = "") -> str:

@@ -10,7 +10,13 @@ from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine import run as engine
 from mjaudit.parts.replay.engine.render import report_text
 from mjaudit.parts.replay.engine.ruleset import Ruleset
-from mjaudit.parts.schemas.rulesets import RULESET_IDS
+from mjaudit.parts.schemas.rulesets import (
+    DEFAULT_GAME,
+    GAME_TERMS,
+    RULESET_IDS,
+    Game,
+    game_terms,
+)
 
 REPLAY = Path(__file__).resolve().parents[2] / "replay"
 RULESET_FOLDERS = {"hk", "vn160", "american", "chan", "riichi"}
@@ -32,19 +38,42 @@ def test_the_engine_tables_are_the_registry() -> None:
     assert [rid for rid, r in registry.RULESETS.items() if r.uses_cards] == ["american"]
 
 
-def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
-    """``if ruleset == "chan"`` belongs in the chan folder (or in the Ruleset it declares)."""
+def _compared(paths: list[Path], names: set[str]) -> list[str]:
+    """``path:line`` of every comparison with one of ``names`` as a literal side."""
     offenders = []
-    for path in sorted(REPLAY.rglob("*.py")):
-        parts = path.relative_to(REPLAY).parts
-        if parts[:2] in {("rulesets", f) for f in RULESET_FOLDERS} or parts[0] == "sim":
-            continue
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Compare):
                 for side in (node.left, *node.comparators):
-                    if isinstance(side, ast.Constant) and side.value in RULESET_IDS:
-                        offenders.append(f"{path.relative_to(REPLAY)}:{node.lineno}")
-    assert offenders == []
+                    if isinstance(side, ast.Constant) and side.value in names:
+                        offenders.append(f"{path.relative_to(REPLAY.parent)}:{node.lineno}")
+    return offenders
+
+
+def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
+    """``if ruleset == "chan"`` belongs in the chan folder (or in the Ruleset it declares)."""
+    paths = [
+        path
+        for path in sorted(REPLAY.rglob("*.py"))
+        if (parts := path.relative_to(REPLAY).parts)[:2]
+        not in {("rulesets", f) for f in RULESET_FOLDERS}
+        and parts[0] != "sim"
+    ]
+    assert _compared(paths, set(RULESET_IDS)) == []
+
+
+def test_no_command_view_or_service_compares_ruleset_ids_or_game_names() -> None:
+    """Issue 18: the CLI, the dashboard, the service and the log format read what differs
+    between rulesets and game families from the registry (``Ruleset``, ``GAME_TERMS``),
+    never from ``f.game == "chan"``. (ingest compares source formats, such as hk-sheet.)"""
+    parts = ("mjaudit", "dashboards", "service", "schemas")
+    paths = [path for part in parts for path in sorted((REPLAY.parent / part).rglob("*.py"))]
+    assert _compared(paths, set(RULESET_IDS) | {g.value for g in Game}) == []
+
+
+def test_every_game_family_has_its_terms() -> None:
+    assert set(GAME_TERMS) == set(Game)
+    assert game_terms(None) == game_terms("") == GAME_TERMS[DEFAULT_GAME]
 
 
 def test_a_report_score_line_is_in_its_rulesets_terms() -> None:

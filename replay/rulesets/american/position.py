@@ -4,10 +4,7 @@ Charleston stage."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView, build_view
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView, build_view
 from mjaudit.parts.replay.rulesets.american.hand import WIND_NAMES, AmericanHand
 from mjaudit.parts.replay.rulesets.american.replayer import replay_to
 
@@ -45,8 +42,4 @@ def view_of(hand: AmericanHand, at: int | None) -> TableView:
     )
 
 
-def american_view(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> TableView:
-    """The table after event ``at`` (None: after the deal) of an american hand."""
-    return view_of(replay_to(record, at, overrides), at)
+american_view = SteppedView(replay_to, view_of)  # the table after an event of an american hand

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
-from mjaudit.parts.replay.engine.loop import HandRules, Overrides
+from mjaudit.parts.replay.engine.loop import FromMerged, HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -54,10 +54,6 @@ def resolve_card(
     if card is None:
         return None, f"no card {opts.card!r} is loaded (pass the card file: check --card FILE)"
     return card, None
-
-
-def _options(record: dict[str, Any], merged: dict[str, object]) -> AmericanOptions:
-    return options_for(merged)
 
 
 def _hand(
@@ -122,7 +118,7 @@ def _rotation(hand: AmericanHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: AmericanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+def _compare(hand: AmericanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#36 RESULT_MISMATCH: winners, fan (= V), patterns (= [hand id]), deltas, penalties."""
     diffs = [winners_diff(result.get("winners", []), report["winners"])]
     if result.get("fan") is not None and report["winners"]:
@@ -140,10 +136,10 @@ def _compare_recorded(hand: AmericanHand, result: dict[str, Any], report: dict[s
 
 
 RULES = HandRules(
-    _options,
+    FromMerged(options_for),
     _hand,
     _fields,
-    _compare_recorded,
+    _compare,
     option_error="RECORD_INVALID",
     rotation=_rotation,
     refuse=_refuse,

@@ -5,10 +5,7 @@ cửa, the live card, and per player the arrangement of the hand (chắn, cạ, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView, build_view
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView, build_view
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, display
 from mjaudit.parts.replay.rulesets.chan.combos import arrange
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_to
@@ -76,8 +73,4 @@ def view_of(hand: ChanHand, at: int | None) -> TableView:
     )
 
 
-def chan_view(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> TableView:
-    """The table after event ``at`` (None: after the deal) of a chắn hand."""
-    return view_of(replay_to(record, at, overrides), at)
+chan_view = SteppedView(replay_to, view_of)  # the table after an event of a chắn hand

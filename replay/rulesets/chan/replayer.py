@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
-from mjaudit.parts.replay.engine.loop import HandRules, Overrides
+from mjaudit.parts.replay.engine.loop import FromMerged, HandRules, Overrides
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -24,10 +24,6 @@ from mjaudit.parts.replay.engine.recorded import (
 from mjaudit.parts.replay.rulesets.chan.options import ChanOptions, options_for
 from mjaudit.parts.replay.rulesets.chan.settlement import Settlement
 from mjaudit.parts.replay.rulesets.chan.state import ChanHand, WinEval
-
-
-def _options(record: dict[str, Any], merged: dict[str, object]) -> ChanOptions:
-    return options_for(merged)
 
 
 def _previous_hand(record: dict[str, Any], previous: HandReport | None) -> Mapping[str, Any] | None:
@@ -153,7 +149,7 @@ def _liable(st: Settlement | None, win: WinEval | None) -> int | None:
     return None
 
 
-def _compare_recorded(hand: ChanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+def _compare(hand: ChanHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#42 RESULT_MISMATCH: the source's result against §7 and §9."""
     diffs: list[str | None] = []
     if "winners" in result:
@@ -186,8 +182,9 @@ def _effective_penalties(hand: ChanHand) -> list[tuple[int, str]]:
     return out
 
 
+_options = FromMerged(options_for)  # chắn's options do not depend on the rest of the record
 RULES = HandRules(
-    _options, _hand, report_fields, _compare_recorded, option_error="RECORD_INVALID", admit=_admit
+    _options, _hand, report_fields, _compare, option_error="RECORD_INVALID", admit=_admit
 )
 replay_chan = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

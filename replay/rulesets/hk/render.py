@@ -3,10 +3,7 @@ dashboard's replayer, ``mjaudit report``), read off the replay's own :class:`HKH
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView
 from mjaudit.parts.replay.rulesets.hk.hand import CODES, WIND_CODES, HKHand
 from mjaudit.parts.replay.rulesets.hk.replayer import replay_to
 from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
@@ -41,8 +38,4 @@ def view_of(hand: HKHand, at: int | None) -> TableView:
     return mahjong_view(hand, at, _seat, WIND_CODES[hand.prevailing])
 
 
-def hk_view(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> TableView:
-    """The table after event ``at`` (None: after the deal) of a Hong Kong hand."""
-    return view_of(replay_to(record, at, overrides), at)
+hk_view = SteppedView(replay_to, view_of)  # the table after an event of a Hong Kong hand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.loop import HandRules, Overrides
+from mjaudit.parts.replay.engine.loop import FromClass, HandRules
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -21,12 +21,6 @@ from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
 
 def _options(record: dict[str, Any], merged: dict[str, object]) -> HKOptions:
     return options_for(record["ruleset"], merged)
-
-
-def _hand(
-    record: dict[str, Any], opts: HKOptions, previous: HandReport | None, overrides: Overrides
-) -> HKHand:
-    return HKHand(record, opts)
 
 
 def _fields(hand: HKHand, base: dict[str, Any], previous: HandReport | None) -> dict[str, Any]:
@@ -72,7 +66,7 @@ def _rotation(hand: HKHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: HKHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+def _compare(hand: HKHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#44 RECORDED_RESULT_MISMATCH and #39 MULTIPLE_WINNERS; ``report``: the report's fields.
     The result matches when neither is found."""
     winners = result.get("winners", [])
@@ -93,8 +87,9 @@ def _compare_recorded(hand: HKHand, result: dict[str, Any], report: dict[str, An
     )
 
 
+_hand = FromClass(HKHand)  # the hand state needs only the record and its options
 RULES = HandRules(
-    _options, _hand, _fields, _compare_recorded, option_error="RULESET_UNKNOWN", rotation=_rotation
+    _options, _hand, _fields, _compare, option_error="RULESET_UNKNOWN", rotation=_rotation
 )
 replay_hk = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

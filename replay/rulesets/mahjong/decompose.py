@@ -211,6 +211,21 @@ def is_complete(counts: Sequence[int], n_melds: int = 0) -> bool:
     return bool(decompose(counts, n_melds))
 
 
+def wait_candidates(counts: Sequence[int], n_melds: int) -> list[int]:
+    """The kinds that can complete a waiting hand of these 34 counts, in order: only a kind
+    already held, or a suit tile within two ranks of one held, can complete a set or the
+    pair; thirteen orphans (no declared set) needs an orphan."""
+    candidates: set[int] = set(ORPHANS) if n_melds == 0 else set()
+    for t in range(N_KINDS):
+        if counts[t]:
+            if t >= EAST:
+                candidates.add(t)
+            else:
+                r = t % 9
+                candidates.update(range(t - min(r, 2), t + min(8 - r, 2) + 1))
+    return sorted(candidates)
+
+
 def winning_tiles(
     counts: Sequence[int], n_melds: int = 0, seen: Sequence[int] | None = None
 ) -> tuple[int, ...]:
@@ -220,18 +235,8 @@ def winning_tiles(
     are all already in the player's hand and melds be skipped: it cannot be drawn.
     """
     c = list(counts)
-    # Only a kind already held, or a suit tile within two ranks of one held, can complete a
-    # set or the pair; thirteen orphans needs an orphan.
-    candidates: set[int] = set(ORPHANS) if n_melds == 0 else set()
-    for t in range(N_KINDS):
-        if c[t]:
-            if t >= EAST:
-                candidates.add(t)
-            else:
-                r = t % 9
-                candidates.update(range(t - min(r, 2), t + min(8 - r, 2) + 1))
     out: list[int] = []
-    for t in sorted(candidates):
+    for t in wait_candidates(c, n_melds):
         held = c[t] + (seen[t] if seen is not None else 0)
         if held >= 4:
             continue

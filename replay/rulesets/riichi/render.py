@@ -4,10 +4,7 @@ dora indicators and the riichi sticks on the table."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView
 from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
 from mjaudit.parts.replay.rulesets.riichi.hand import RiichiHand
 from mjaudit.parts.replay.rulesets.riichi.replayer import replay_to
@@ -40,8 +37,4 @@ def view_of(hand: RiichiHand, at: int | None) -> TableView:
     return mahjong_view(hand, at, _seat, hand.record.get("prevailing_wind") or "E")
 
 
-def riichi_view(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> TableView:
-    """The table after event ``at`` (None: after the deal) of a riichi hand."""
-    return view_of(replay_to(record, at, overrides), at)
+riichi_view = SteppedView(replay_to, view_of)  # the table after an event of a riichi hand

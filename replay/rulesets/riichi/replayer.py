@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.loop import HandRules, Overrides
+from mjaudit.parts.replay.engine.loop import HandRules
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -25,18 +25,8 @@ from mjaudit.parts.replay.engine.recorded import (
 )
 from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round_start
 from mjaudit.parts.replay.rulesets.riichi.hand import RiichiHand
-from mjaudit.parts.replay.rulesets.riichi.options import RiichiOptions, options_for
+from mjaudit.parts.replay.rulesets.riichi.options import options_for
 from mjaudit.parts.replay.rulesets.riichi.settle import settle
-
-
-def _options(record: dict[str, Any], merged: dict[str, object]) -> RiichiOptions:
-    return options_for(merged)
-
-
-def _hand(
-    record: dict[str, Any], opts: RiichiOptions, previous: HandReport | None, overrides: Overrides
-) -> RiichiHand:
-    return RiichiHand(record, opts)
 
 
 def _win_extras(hand: RiichiHand) -> list[dict[str, Any]]:
@@ -187,7 +177,7 @@ def _tobi(hand: RiichiHand, previous: HandReport | None) -> None:
         )
 
 
-def _compare_recorded(hand: RiichiHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+def _compare(hand: RiichiHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """RESULT_MISMATCH (SCORE_MISMATCH): every difference from the log's result."""
     diffs = [winners_diff(result.get("winners", []), report["winners"])]
     wins = report["extras"]["wins"]
@@ -219,8 +209,8 @@ def _compare_recorded(hand: RiichiHand, result: dict[str, Any], report: dict[str
     return not any(f.code == "RESULT_MISMATCH" for f in hand.findings)
 
 
-RULES = HandRules(
-    _options, _hand, _fields, _compare_recorded, option_error="RECORD_INVALID", rotation=_rotation
+RULES = HandRules.of(
+    options_for, RiichiHand, _fields, _compare, option_error="RECORD_INVALID", rotation=_rotation
 )
 replay_riichi = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

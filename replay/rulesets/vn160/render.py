@@ -5,10 +5,7 @@ at the start), who has lost the right to win (mất ù) and what each khung in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableView
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView
 from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
 from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_to
@@ -41,8 +38,4 @@ def view_of(hand: VNHand, at: int | None) -> TableView:
     return mahjong_view(hand, at, _seat, hand.record.get("prevailing_wind") or "E")
 
 
-def vn160_view(
-    record: dict[str, Any], at: int | None, overrides: Mapping[str, object] | None = None
-) -> TableView:
-    """The table after event ``at`` (None: after the deal) of a vn-160 hand."""
-    return view_of(replay_to(record, at, overrides), at)
+vn160_view = SteppedView(replay_to, view_of)  # the table after an event of a vn-160 hand

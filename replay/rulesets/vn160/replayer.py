@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.loop import HandRules, Overrides
+from mjaudit.parts.replay.engine.loop import HandRules
 from mjaudit.parts.replay.engine.recorded import (
     deltas_diff,
     mismatch,
@@ -24,16 +24,6 @@ from mjaudit.parts.replay.engine.rotation import Rotation, check_rotation, round
 from mjaudit.parts.replay.rulesets.vn160.hand import VNHand
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions, options_for
 from mjaudit.parts.replay.rulesets.vn160.scoring import con
-
-
-def _options(record: dict[str, Any], merged: dict[str, object]) -> VNOptions:
-    return options_for(merged)
-
-
-def _hand(
-    record: dict[str, Any], opts: VNOptions, previous: HandReport | None, overrides: Overrides
-) -> VNHand:
-    return VNHand(record, opts)
 
 
 def _fields(hand: VNHand, base: dict[str, Any], previous: HandReport | None) -> dict[str, Any]:
@@ -83,7 +73,7 @@ def _rotation(hand: VNHand, previous: HandReport | None) -> None:
     check_rotation(hand, previous, rules)
 
 
-def _compare_recorded(hand: VNHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
+def _compare(hand: VNHand, result: dict[str, Any], report: dict[str, Any]) -> bool:
     """#30 RESULT_MISMATCH / MULTIPLE_WINNERS (SCORE_MISMATCH); ``report``: its fields."""
     winners = result.get("winners", [])
     if len(winners) > 1 and not hand.opts.multiple_winners:
@@ -104,8 +94,8 @@ def _compare_recorded(hand: VNHand, result: dict[str, Any], report: dict[str, An
     return not any(f.code in ("RESULT_MISMATCH", "MULTIPLE_WINNERS") for f in hand.findings)
 
 
-RULES = HandRules(
-    _options, _hand, _fields, _compare_recorded, option_error="RECORD_INVALID", rotation=_rotation
+RULES = HandRules.of(
+    options_for, VNHand, _fields, _compare, option_error="RECORD_INVALID", rotation=_rotation
 )
 replay_vn160 = RULES.replay  # the registry's replay: the one loop on these rules
 replay_to = RULES.replay_to  # the table after an event, for step-through

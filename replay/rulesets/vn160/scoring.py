@@ -18,8 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
-from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS, ORPHANS
-from mjaudit.parts.replay.rulesets.mahjong.decompose import Decomposition, decompose
+from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS
+from mjaudit.parts.replay.rulesets.mahjong.decompose import (
+    Decomposition,
+    decompose,
+    wait_candidates,
+)
 from mjaudit.parts.replay.rulesets.mahjong.decompose import Structure as DecStructure
 from mjaudit.parts.replay.rulesets.vn160.khung import completions, is_winning, khung_domain
 from mjaudit.parts.replay.rulesets.vn160.options import VNOptions
@@ -102,23 +106,13 @@ def wait_set(
     """§4 ``WS``: the kinds k such that the 13 tiles + k form a winning structure.
 
     Without khung only a kind held, a suit tile within two ranks of one held, or (no
-    declared set) an orphan can complete the hand, as in :func:`replay.decompose.winning_tiles`;
-    with khung every kind is tried. ``limit`` stops after that many waits (``u_xuyen`` only
+    declared set) an orphan can complete the hand: the candidates of
+    :func:`replay.decompose.winning_tiles` (:func:`wait_candidates`); with khung every
+    kind is tried. ``limit`` stops after that many waits (``u_xuyen`` only
     needs to know whether there is exactly one).
     """
     nat, khung = split_hand(concealed)
-    if khung:
-        candidates: Iterable[int] = range(N_KINDS)
-    else:
-        near: set[int] = set(ORPHANS) if n_melds == 0 else set()
-        for t in range(N_KINDS):
-            if nat[t]:
-                if t >= EAST:
-                    near.add(t)
-                else:
-                    r = t % 9
-                    near.update(range(t - min(r, 2), t + min(8 - r, 2) + 1))
-        candidates = sorted(near)
+    candidates: Iterable[int] = range(N_KINDS) if khung else wait_candidates(nat, n_melds)
     out = []
     for k in candidates:
         if nat[k] >= 4:  # a fifth natural copy cannot be the winning tile
