@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import partial
@@ -291,6 +291,43 @@ class HandSim:
         self.bots = bots
         self.rng = rng
         self.plant = plant
+
+    def emit(self, ev: dict[str, Any]) -> int:
+        """Append ``ev`` to the record and step the ruleset's state with it."""
+        raise NotImplementedError
+
+    def legal(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
+        """The events the ruleset's state lists as legal for ``seat`` now (of the types
+        ``kinds`` when given)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def fits(want: dict[str, Any], action: dict[str, Any]) -> bool:
+        """Is the listed ``action`` the one the bot chose (``want``: the fields it names;
+        an absent field reads as None)?"""
+        return all(action.get(k) == v for k, v in want.items())
+
+    def take(self, seat: int, want: dict[str, Any], **extra: Any) -> int:
+        """Step the action the seat's bot chose from the state's legal actions: the first
+        listed action that :meth:`fits` ``want``, with ``extra`` added (what the driver
+        knows and the list leaves open: a draw's tile, the value a winner claims).
+
+        A clean hand makes only listed actions (anything else is a simulator bug). In a
+        hand with a plant the table may be off the rules by now (the plant's break, or
+        its own follow-up such as the discard after a kong with no replacement): an
+        action the list lacks is then recorded as the bot chose it (a field None in
+        ``want`` left out: ``"seat": None`` for an event of the table).
+        """
+        for action in self.legal(seat, (want["type"],)):
+            if self.fits(want, action):
+                return self.emit({**action, **extra})
+        if self.plant is None:
+            raise SimulationError(
+                f"{self.record['game_id']} hand {self.record['hand_no']} event "
+                f"{len(self.events)}: the state does not list {want} for seat {seat}"
+            )
+        event = {"seat": seat, **want, **extra}
+        return self.emit({k: v for k, v in event.items() if v is not None})
 
 
 class Bot(Protocol):

@@ -13,7 +13,7 @@ Bots stay per ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any, Protocol
 
 from mjaudit.parts.replay.engine.findings import Stop, points
@@ -26,6 +26,10 @@ MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 # The scenarios both rulesets plant the same way (the ``violation`` of their labels).
 DOUBLE_DRAW = "double_draw"
 KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
+KONGS = ("concealed_kong", "added_kong")  # an own kong's event type, by ``added``
+SETS = ("kong", "pung", "chow")  # the sets claimed on a discard
+WIN = ("win",)
+EXHAUSTIVE_DRAW: dict[str, Any] = {"type": "exhaustive_draw", "seat": None}  # the table's
 
 
 class Rounds:
@@ -108,10 +112,14 @@ class MahjongHandSim(HandSim):
             return False, None
         return plant_step(seat)
 
-    def wall_empty(self) -> bool:
-        """No live tile is left: the hand ends in an exhaustive draw (written)."""
+    def legal(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
+        return self.hand.legal_actions(seat, kinds)
+
+    def wall_empty(self, seat: int) -> bool:
+        """No live tile is left for ``seat``'s draw: the hand ends in an exhaustive draw
+        (written)."""
         if self.hand.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})
+            self.take(seat, EXHAUSTIVE_DRAW)
             return True
         return False
 
@@ -148,41 +156,30 @@ class MahjongHandSim(HandSim):
 
     # -- kongs -------------------------------------------------------------------------------
 
-    def kong_options(self, seat: int) -> list[tuple[int, bool]]:
-        """(tile, added) for each kong the seat may declare, as the engine lists them
-        (:meth:`MahjongHand.own_kongs`: four held, or a pung's fourth)."""
+    def kong_options(self, seat: int, legal: list[dict[str, Any]]) -> list[tuple[int, bool]]:
+        """(tile, added) for each own kong among the seat's ``legal`` actions (four held,
+        or a pung's fourth)."""
         index = self.hand.TILE_INDEX
-        return [(index[e["tile"]], e["type"] == "added_kong") for e in self.hand.own_kongs(seat)]
+        return [(index[e["tile"]], e["type"] == "added_kong") for e in legal if e["type"] in KONGS]
 
-    def own_kong(self, seat: int) -> tuple[int, bool] | None:
-        """The first kong the seat's bot wants, lowest tile first."""
-        options = self.kong_options(seat)
+    def chosen_kong(self, seat: int, legal: list[dict[str, Any]]) -> tuple[int, bool] | None:
+        """The kong the seat's bot declares now among its ``legal`` actions, if any: the
+        first it wants, lowest tile first."""
+        if self.inactive(seat):
+            return None
+        options = self.kong_options(seat, legal)
         if not options:
             return None
         bot = self.bots[seat]
         v = self.view(seat)
         for t, added in sorted(options):
             if bot.wants_own_kong(v, t, added):
+                self.take(seat, self.kong_event(t, added))
                 return t, added
         return None
 
-    def chosen_kong(self, seat: int) -> tuple[int, bool] | None:
-        """The kong the seat's bot declares now, if any (none with no live tile left)."""
-        if self.inactive(seat) or self.hand.live_count < 1:
-            return None
-        choice = self.own_kong(seat)
-        if choice is not None:
-            self.declare_kong(seat, *choice)
-        return choice
-
-    def declare_kong(self, seat: int, t: int, added: bool) -> int:
-        return self.emit(
-            {
-                "type": "added_kong" if added else "concealed_kong",
-                "seat": seat,
-                "tile": self.hand.CODES[t],
-            }
-        )
+    def kong_event(self, t: int, added: bool) -> dict[str, Any]:
+        return {"type": KONGS[added], "tile": self.hand.CODES[t]}
 
     # -- planting ----------------------------------------------------------------------------
 
@@ -219,11 +216,11 @@ class MahjongHandSim(HandSim):
         (none with no live tile left)."""
         if self.hand.live_count < 1:
             return False, None
-        options = self.kong_options(seat)
+        options = self.kong_options(seat, self.hand.own_kongs(seat))
         if not options:
             return False, None
         k, added = options[self.rng.randrange(len(options))]
-        self.declare_kong(seat, k, added)
+        self.emit({**self.kong_event(k, added), "seat": seat})
         return True, self.kong_then_discard(seat)
 
     # -- the record's result -----------------------------------------------------------------
