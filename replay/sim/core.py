@@ -307,10 +307,16 @@ class HandSim:
         an absent field reads as None)?"""
         return all(action.get(k) == v for k, v in want.items())
 
+    @staticmethod
+    def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+        """The event of the listed ``action`` the bot chose as ``want``: the listed one."""
+        return dict(action)
+
     def take(self, seat: int, want: dict[str, Any], **extra: Any) -> int:
         """Step the action the seat's bot chose from the state's legal actions: the first
-        listed action that :meth:`fits` ``want``, with ``extra`` added (what the driver
-        knows and the list leaves open: a draw's tile, the value a winner claims).
+        listed action that :meth:`fits` ``want`` (with ``seat``), as :meth:`made` makes
+        it, with ``extra`` added (what the driver knows and the list leaves open: a
+        draw's tile, the value a winner claims).
 
         A clean hand makes only listed actions (anything else is a simulator bug). In a
         hand with a plant the table may be off the rules by now (the plant's break, or
@@ -318,16 +324,16 @@ class HandSim:
         action the list lacks is then recorded as the bot chose it (a field None in
         ``want`` left out: ``"seat": None`` for an event of the table).
         """
+        want = {"seat": seat, **want}
         for action in self.legal(seat, (want["type"],)):
             if self.fits(want, action):
-                return self.emit({**action, **extra})
+                return self.emit({**self.made(action, want), **extra})
         if self.plant is None:
             raise SimulationError(
                 f"{self.record['game_id']} hand {self.record['hand_no']} event "
                 f"{len(self.events)}: the state does not list {want} for seat {seat}"
             )
-        event = {"seat": seat, **want, **extra}
-        return self.emit({k: v for k, v in event.items() if v is not None})
+        return self.emit({k: v for k, v in {**want, **extra}.items() if v is not None})
 
 
 class Bot(Protocol):
