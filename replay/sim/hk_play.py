@@ -40,7 +40,6 @@ from mjaudit.parts.replay.sim.mahjong_play import (
     KONGS,
     MAX_HANDS,
     SETS,
-    WIN,
     MahjongHandSim,
     Rounds,
     State,
@@ -175,26 +174,8 @@ class HKHandSim(MahjongHandSim):
         ctx = self.hand.win_context(seat, t, source)
         return None if ctx is None else evaluate(ctx, self.opts)
 
-    def win(self, seat: int, t: int, frm: int | None, score: HandScore | None) -> int:
-        """A planted (or liability) win, written as the plant makes it."""
-        ev = self.hand.win_event(seat, t, frm)
-        if score is not None:
-            ev["claim"] = {"fan": score.fan}
-        return self.emit(ev)
-
-    def listed_win(self, seat: int, t: int, source: WinSource) -> HandScore | None:
-        """The value of the win on ``t`` among the seat's legal actions, as its bot reads
-        it (None: the state lists no win)."""
-        if not self.legal(seat, WIN):
-            return None
+    def win_score(self, seat: int, t: int, source: WinSource) -> HandScore | None:
         return self.hand.valid_win(seat, t, source)
-
-    def take_win(
-        self, seat: int, t: int, frm: int | None, score: HandScore, robbed: bool = False
-    ) -> int:
-        """The listed win the seat's bot takes, with the value it claims."""
-        want = {"type": "win", "tile": CODES[t], "from": frm, "robbed_kong": robbed or None}
-        return self.take(seat, want, claim={"fan": score.fan})
 
     # -- drawing -----------------------------------------------------------------------
 

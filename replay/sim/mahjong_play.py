@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
+from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
 from mjaudit.parts.replay.sim.core import HandSim, SimulationError, engine_stopped
 
 State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
@@ -114,6 +115,39 @@ class MahjongHandSim(HandSim):
 
     def legal(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
         return self.hand.legal_actions(seat, kinds)
+
+    # -- wins ------------------------------------------------------------------------------
+
+    def win_score(self, seat: int, t: int, source: WinSource) -> Any:
+        """The score of the seat's win on ``t`` now as the ruleset's scoring gives it (None:
+        not a valid win)."""
+        raise NotImplementedError
+
+    def listed_win(self, seat: int, t: int, source: WinSource) -> Any:
+        """The value of the win on ``t`` among the seat's legal actions, as its bot reads
+        it (None: the state lists no win)."""
+        if not self.legal(seat, WIN):
+            return None
+        return self.win_score(seat, t, source)
+
+    def take_win(self, seat: int, t: int, frm: int | None, score: Any, robbed: bool = False) -> int:
+        """The listed win the seat's bot takes, with the value it claims (:attr:`VALUE`)."""
+        want = {
+            "type": "win",
+            "tile": self.hand.CODES[t],
+            "from": frm,
+            "robbed_kong": robbed or None,
+        }
+        return self.take(seat, want, claim={"fan": getattr(score, self.VALUE)})
+
+    def win(self, seat: int, t: int, frm: int | None, score: Any) -> int:
+        """A planted win, written as the plant makes it (the claimed value when scored)."""
+        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": self.hand.CODES[t]}
+        if frm is not None:
+            ev["from"] = frm
+        if score is not None:
+            ev["claim"] = {"fan": getattr(score, self.VALUE)}
+        return self.emit(ev)
 
     def wall_empty(self, seat: int) -> bool:
         """No live tile is left for ``seat``'s draw: the hand ends in an exhaustive draw

@@ -51,7 +51,6 @@ from mjaudit.parts.replay.sim.hk_play import Plant
 from mjaudit.parts.replay.sim.mahjong_play import (
     EXHAUSTIVE_DRAW,
     KONGS,
-    WIN,
     MahjongHandSim,
     State,
 )
@@ -222,26 +221,8 @@ class VNHandSim(MahjongHandSim):
     def candidate(self, seat: int, t: int, source: WinSource) -> tuple[VNScore | None, str | None]:
         return self.hand.win_candidate(seat, t, source)
 
-    def win(self, seat: int, t: int, frm: int | None, score: VNScore | None) -> int:
-        """A planted win, written as the plant makes it."""
-        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": CODES[t]}
-        if frm is not None:
-            ev["from"] = frm
-        if score is not None:
-            ev["claim"] = {"fan": score.phan}
-        return self.emit(ev)
-
-    def listed_win(self, seat: int, t: int, source: WinSource) -> VNScore | None:
-        """The value of the win on ``t`` among the seat's legal actions, as its bot reads
-        it (None: the state lists no win)."""
-        if not self.legal(seat, WIN):
-            return None
+    def win_score(self, seat: int, t: int, source: WinSource) -> VNScore | None:
         return self.candidate(seat, t, source)[0]
-
-    def take_win(self, seat: int, t: int, frm: int | None, score: VNScore) -> int:
-        """The listed win the seat's bot takes, with the value it claims."""
-        want = {"type": "win", "tile": CODES[t], "from": frm}
-        return self.take(seat, want, claim={"fan": score.phan})
 
     # -- drawing and declaring ---------------------------------------------------------
 
