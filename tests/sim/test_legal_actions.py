@@ -25,6 +25,12 @@ from mjaudit.parts.replay.sim.chan_play import ChanHandSim
 from mjaudit.parts.replay.sim.core import SimulationError
 from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim
 
+# a sitting per example: too slow for a deadline, and to shrink
+SITTING = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 MAHJONG = ("hk-classic", "hk-mahjongo", "hk-mahjongo-2p", "vn-160")
 # what the driver adds to a listed event: a draw's or replacement's tile (the wall's), the
 # value a winner claims
@@ -79,12 +85,7 @@ def mahjong_fits(ev: dict[str, Any], action: dict[str, Any]) -> bool:
     return made == action
 
 
-@settings(
-    max_examples=8,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a sitting is too slow to shrink
-)
+@settings(SITTING, max_examples=8)
 @given(ruleset=st.sampled_from(MAHJONG), seed=st.integers(0, 2**31))
 def test_every_action_a_mahjong_bot_makes_is_among_the_states_legal_actions(
     ruleset: str, seed: int
@@ -165,28 +166,17 @@ def chan_fits(ev: dict[str, Any], action: dict[str, Any]) -> bool:
     return {k: v for k, v in ev.items() if k != "claim"} == action
 
 
-@settings(
-    max_examples=3,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
-@given(seed=st.integers(0, 2**31))
-def test_every_action_an_american_bot_makes_is_among_the_states_legal_actions(seed: int) -> None:
-    checked, wrong = checked_sitting(AmericanHandSim, "american", seed, american_fits, 4)
-    assert checked > 0
-    assert wrong == []
+OTHERS = {"american": (AmericanHandSim, american_fits), "chan": (ChanHandSim, chan_fits)}
 
 
-@settings(
-    max_examples=4,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+@pytest.mark.parametrize("ruleset", sorted(OTHERS))
+@settings(SITTING, max_examples=3)
 @given(seed=st.integers(0, 2**31))
-def test_every_action_a_chan_bot_makes_is_among_the_states_legal_events(seed: int) -> None:
-    checked, wrong = checked_sitting(ChanHandSim, "chan", seed, chan_fits, 4)
+def test_every_action_an_american_or_chan_bot_makes_is_among_the_states_legal_actions(
+    ruleset: str, seed: int
+) -> None:
+    cls, fits = OTHERS[ruleset]
+    checked, wrong = checked_sitting(cls, ruleset, seed, fits, 4)
     assert checked > 0
     assert wrong == []
 
