@@ -495,9 +495,8 @@ class AmericanHandSim(HandSim):
     def claims(self, discarder: int) -> bool:
         """The call window (§4.2): Mahjong first, then an exposure, nearest seat first."""
         h = self.hand
-        latest = h.latest
-        assert latest is not None
-        t = latest.tile
+        assert h.latest is not None
+        t = h.latest.tile
         if self.plant is not None:
             taken = self.plant_claims(discarder, t)
             if taken is not None:

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
 from mjaudit.parts.replay.rulesets.hk.hand import CODES, WALLS, WIND_CODES, HKHand
-from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
+from mjaudit.parts.replay.rulesets.hk.options import options_for
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas
 from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
@@ -111,22 +111,12 @@ def make_plant(rng: random.Random, rate: float, ruleset: str) -> Plant | None:
 class HKHandSim(MahjongHandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
-    def __init__(
-        self,
-        record: Record,
-        wall: list[int],
-        opts: HKOptions,
-        bots: list[HKBot],
-        rng: random.Random,
-        plant: Plant | None,
-    ) -> None:
-        super().__init__(record, opts, bots, rng, plant)
-        self.hand = HKHand(record, opts)
-        self.n = len(record["players"])
-        self.dealer: int = record["dealer"]
-        self.wall = wall  # tile ints of record["wall"]
+    HAND = HKHand
+    hand: HKHand
+
+    def setup(self) -> None:
         self.waits: list[tuple[int, ...]] = [() for _ in range(self.n)]
-        self.classic = opts.is_classic
+        self.classic = self.opts.is_classic
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -545,21 +535,17 @@ class HKHandSim(MahjongHandSim):
         return kind != "chow" and t in DRAGONS and set(DRAGONS) - {t} <= pungs
 
     def label_nine_tile(self, index: int, discarder: int) -> None:
-        p = self.plant
-        assert p is not None
-        p.label(
-            index, "NINE_TILE_LIABILITY", INFO, discarder,
-            note="liability event, not a violation: the discarder fed the nine-tile warner",
-        )  # fmt: skip
-        p.done = True
+        self.label_liability(index, discarder, "NINE_TILE_LIABILITY", "the nine-tile warner")
 
     def label_pao(self, index: int, discarder: int) -> None:
+        self.label_liability(index, discarder, "PAO_ASSIGNED", "the Pao set")
+
+    def label_liability(self, index: int, discarder: int, code: str, fed: str) -> None:
+        """The INFO label of a planted feed (the plant is then done)."""
         p = self.plant
         assert p is not None
-        p.label(
-            index, "PAO_ASSIGNED", INFO, discarder,
-            note="liability event, not a violation: the discarder fed the Pao set",
-        )  # fmt: skip
+        note = f"liability event, not a violation: the discarder fed {fed}"
+        p.label(index, code, INFO, discarder, note=note)
         p.done = True
 
     # -- the record's result -----------------------------------------------------------

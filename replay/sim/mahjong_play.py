@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
 from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
-from mjaudit.parts.replay.sim.core import HandSim, SimulationError, engine_stopped
+from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, engine_stopped
 
 State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
@@ -82,6 +82,21 @@ class MahjongHandSim(HandSim):
     second_draw: Callable[[int], State]  # the DOUBLE_DRAW plant's draw, and what follows
     plant_claims: Callable[[int, int], tuple[bool, State]]  # a plant's takeover of it
     VALUE = "fan"  # the attribute of the winner's score that the result records as "fan"
+    HAND: Callable[[Record, Any], MahjongHand]  # the ruleset's hand state, from (record, opts)
+
+    def __init__(
+        self, record: Record, wall: list[int], opts: Any, bots: list[Any], rng: Any, plant: Any
+    ) -> None:
+        """``wall``: the tile ints of ``record["wall"]``, as the ruleset's hand reads them."""
+        super().__init__(record, opts, bots, rng, plant)
+        self.hand = self.HAND(record, opts)
+        self.n = len(record["players"])
+        self.dealer: int = record["dealer"]
+        self.wall = wall
+        self.setup()
+
+    def setup(self) -> None:
+        """The ruleset's own state for the hand (after the shared part)."""
 
     def emit(self, ev: dict[str, Any]) -> int:
         """Append ``ev`` to the record and step it; the engine stopping is a simulator bug."""

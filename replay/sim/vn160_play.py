@@ -128,19 +128,10 @@ class VNHandSim(MahjongHandSim):
 
     VALUE = "phan"  # the winner's phán is recorded as the result's "fan"
 
-    def __init__(
-        self,
-        record: Record,
-        wall: list[int],
-        opts: VNOptions,
-        bots: list[VNBot],
-        rng: random.Random,
-        plant: Plant | None,
-    ) -> None:
-        super().__init__(record, opts, bots, rng, plant)
-        self.hand = VNHand(record, opts)
-        self.dealer: int = record["dealer"]
-        self.wall = wall
+    HAND = VNHand
+    hand: VNHand
+
+    def setup(self) -> None:
         self.visible = [0] * N_KINDS
         self.keep: set[tuple[int, int]] = set()  # (seat, tile): a flower left undeclared
         self.forgot_at_start: int | None = None  # seat that kept a flower past §2.3

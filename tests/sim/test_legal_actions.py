@@ -23,6 +23,7 @@ from mjaudit.parts.replay.sim import simulate
 from mjaudit.parts.replay.sim.american_play import AmericanHandSim
 from mjaudit.parts.replay.sim.chan_play import ChanHandSim
 from mjaudit.parts.replay.sim.core import SimulationError
+from mjaudit.parts.replay.sim.hk_play import HKHandSim
 from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim
 
 # a sitting per example: too slow for a deadline, and to shrink
@@ -186,8 +187,8 @@ def test_a_clean_driver_that_leaves_the_legal_list_is_a_simulator_bug() -> None:
     the drivers on the list)."""
     record = next(r for r, _ in simulate("hk-classic", games=1, seed=3))
     record = {**record, "events": []}
-    sim = MahjongHandSim(record, options_for("hk-classic", {}), [], random.Random(0), None)
-    sim.hand = HKHand(record, sim.opts)
+    wall = [HKHand.TILE_INDEX[c] for c in record["wall"]]
+    sim = HKHandSim(record, wall, options_for("hk-classic", {}), [], random.Random(0), None)
     sim.hand.start()
     other = (record["dealer"] + 1) % 4
     with pytest.raises(SimulationError, match="does not list"):
