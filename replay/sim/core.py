@@ -1,5 +1,5 @@
-"""What every ruleset's simulator shares: labels, the bot protocol, the registry, the club,
-and the planting framework (a plant's base and labels, the fallback to a wrong recorded
+"""What every ruleset's simulator shares: labels, the bot protocol, the step of a chosen
+legal action (:meth:`HandSim.take`), the registry, the club, and the planting framework (a plant's base and labels, the fallback to a wrong recorded
 payment and the one way a scorer falsifies a payment, :func:`wrong_payment`, the engine's
 stop and a clean hand's findings as simulator bugs, the record's first keys, the
 canonical record, the next hand's start, a style's habits).

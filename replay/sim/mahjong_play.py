@@ -1,9 +1,11 @@
 """The driver the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
 
 A hand is a walk over table states: ``("draw" | "act" | "discard" | "claims", seat)``, None
-once the hand has ended. Each event the driver writes is appended to the record and at once
-stepped through the ruleset's hand (:class:`replay.rulesets.mahjong.hand.MahjongHand`), so
-the bots see the engine's own table. :class:`MahjongHandSim` holds the walk, the claim
+once the hand has ended. At each the driver asks the ruleset's hand
+(:class:`replay.rulesets.mahjong.hand.MahjongHand`) for the seat's legal actions, the bot
+picks one and the driver steps it (:meth:`~replay.sim.core.HandSim.take`): each event is
+appended to the record and at once stepped through that same hand, so the bots see the
+engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the walk, the claim
 window's plant takeover, the own-kong choice, the planting steps both rulesets take the
 same way (a double draw, a kong without replacement), the recorded result's common part
 and the four rounds' rotation (:class:`Rounds`); a ruleset's subclass says what each state
