@@ -650,12 +650,7 @@ class AmericanHandSim(HandSim):
                     near = [k for k in wrong if k < 27 and e.kind < 27 and k % 9 == e.kind % 9]
                     k = (near or wrong)[self.rng.randrange(len(near or wrong))]
                     (code,) = self.codes(seat, [k])
-                    i = self.emit(
-                        {"type": "joker_exchange", "seat": seat, "tile": code,
-                         "target": target, "exposure": idx}
-                    )  # fmt: skip
-                    p.label(i, "BAD_JOKER_EXCHANGE", seat)
-                    p.done = True
+                    self.bad_exchange(seat, code, target, idx)
                     return True
         if kind_ == CALL_DISCARDED_JOKER and self.holds(seat, JOKER_KIND) and h.remaining > 0:
             for k in range(1, N):
@@ -668,6 +663,15 @@ class AmericanHandSim(HandSim):
                     p.forced_joker_call = (s, pairs[self.rng.randrange(len(pairs))])
                     return self.discard(seat, JOKER, planted=True)
         return None
+
+    def bad_exchange(self, seat: int, code: str, target: int, exposure: int) -> None:
+        """A planted joker exchange (BAD_JOKER_EXCHANGE); the plant is then done."""
+        p = self.plant
+        assert p is not None
+        ev = {"type": "joker_exchange", "seat": seat, "tile": code, "target": target}
+        i = self.emit({**ev, "exposure": exposure})
+        p.label(i, "BAD_JOKER_EXCHANGE", seat)
+        p.done = True
 
     def last_discard_exposure(self, discarder: int, t: str) -> bool | None:
         """§4.2: the last discard may be called only for Mahjong; a pung of it is late."""
@@ -792,12 +796,7 @@ class AmericanHandSim(HandSim):
                     for idx, e in enumerate(h.exposures[target]):
                         if JOKER in e.tiles and c[e.kind] and self.ready():
                             (code,) = self.codes(s, [e.kind])
-                            i = self.emit(
-                                {"type": "joker_exchange", "seat": s, "tile": code,
-                                 "target": target, "exposure": idx}
-                            )  # fmt: skip
-                            p.label(i, "BAD_JOKER_EXCHANGE", s)
-                            p.done = True
+                            self.bad_exchange(s, code, target, idx)
                             return None
         elif kind_ == MAHJONG_IN_ERROR:
             for s in live:

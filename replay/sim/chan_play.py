@@ -228,6 +228,14 @@ class EatPlan:
     placement: str | None = None
 
 
+# The win plants whose break is the win's first code (their ``kind`` -> the code).
+PLANTED_WIN_CODES = {
+    "u_chi_rong": "U_CHI_RONG",
+    "xuong_sai": "XUONG_SAI",
+    "u_4_11": "U_4_11_THIEU_DIEM",
+}
+
+
 class ChanHandSim(HandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
@@ -978,38 +986,28 @@ class ChanHandSim(HandSim):
             return None
         if pl.kind in ("tach_chan_an_ca", "tach_ca_an_ca"):
             ev = self.win_event(q, check, decl)
-            if pl.target in self.win_codes(ev):
-                pl.done = True
-                self.emit(ev)
-                return True
-            return None
-        if pl.kind == "u_chi_rong":
-            ev = self.win_event(q, check, decl)
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "U_CHI_RONG":
-                pl.done = True
-                self.emit(ev)
-                return True
+            return self.planted_win(ev, pl.target in self.win_codes(ev))
+        first = PLANTED_WIN_CODES.get(pl.kind)
+        if first is None:
             return None
         if pl.kind == "xuong_sai":
-            wrong = self.wrong_declaration(check.present, decl)
-            ev = self.win_event(q, check, wrong)
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "XUONG_SAI":
-                pl.done = True
-                self.emit(ev)
-                return True
-            return None
-        if pl.kind == "u_4_11":
+            decl = self.wrong_declaration(check.present, decl)
+        elif pl.kind == "u_4_11":
             low = [Counter(), *(Counter({c: 1}) for c in sorted(decl) if TABLE[c].diem == 3)]
-            ev = self.win_event(q, check, low[self.rng.randrange(len(low))])
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "U_4_11_THIEU_DIEM":
-                pl.done = True
-                self.emit(ev)
-                return True
+            decl = low[self.rng.randrange(len(low))]
+        ev = self.win_event(q, check, decl)
+        codes = self.win_codes(ev)
+        return self.planted_win(ev, bool(codes) and codes[0] == first)
+
+    def planted_win(self, ev: dict[str, Any], breaks: bool) -> bool | None:
+        """Declare the planted win ``ev`` if it makes the planted break (the plant is then
+        done); None: not this win."""
+        if not breaks:
             return None
-        return None
+        assert self.plant is not None
+        self.plant.done = True
+        self.emit(ev)
+        return True
 
     def wrong_declaration(self, present: Counter[str], decl: Counter[str]) -> Counter[str]:
         """xướng sai: the right list plus a cước that is not there (or one too many)."""
