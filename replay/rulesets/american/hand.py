@@ -66,6 +66,7 @@ N = 4
 WIND_NAMES = "ESWN"
 CHARLESTON_EVENTS = frozenset({"charleston_pass", "charleston_stop", "courtesy_pass"})
 CALL_SIZES = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}
+CALL_KINDS = frozenset(CALL_SIZES)
 # Pass number -> seat offset of the receiver (right = next seat, across = +2, left = -1).
 PASS_OFFSET = {1: 1, 2: 2, 3: 3, 4: 3, 5: 2, 6: 1}
 PASS_NAME = {1: "right", 2: "across", 3: "left", 4: "left", 5: "across", 6: "right"}
@@ -1475,7 +1476,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
         if seat == self.turn and self.holding:
             for t in sorted(self.hands[seat]):
                 out.append({"type": "discard", "seat": seat, "tile": t})
-            for target in range(N):
+            for target in range(N) if "joker_exchange" in wanted else ():
                 for i, e in enumerate(self.exposures[target]):
                     if JOKER in e.tiles:
                         for t in self.hands[seat]:
@@ -1500,7 +1501,8 @@ class AmericanHand(FollowsTheLog, HandFindings):
         if d is not None and d.open and d.seat != seat and d.tile != JOKER:
             if win and self.winning_match(seat, d.tile) is not None:
                 out.append({"type": "win", "seat": seat, "tile": d.tile, "from": d.seat})
-            if self.remaining > 0 or self.opts.last_discard_exposure_call:
+            calls = not CALL_KINDS.isdisjoint(wanted)
+            if calls and (self.remaining > 0 or self.opts.last_discard_exposure_call):
                 k_t = kind(d.tile)
                 naturals = [t for t in self.hands[seat].elements() if t != JOKER and kind(t) == k_t]
                 jokers = self.hands[seat][JOKER]
