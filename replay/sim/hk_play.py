@@ -228,8 +228,9 @@ class HKHandSim(MahjongHandSim):
         if taken:
             return state
         t = h.drawn
+        legal = self.legal(seat, (*KONGS, "win"))  # one ask: a win is scored only if complete
         if not self.inactive(seat) and t is not None:
-            score = self.listed_win(seat, t, WinSource.SELF_DRAW)
+            score = self.listed_win(seat, t, WinSource.SELF_DRAW, legal)
             waiting = self.plant is not None and self.plant.favoured == seat and not self.plant.done
             if (
                 score is not None
@@ -238,7 +239,7 @@ class HKHandSim(MahjongHandSim):
             ):
                 self.take_win(seat, t, None, score)
                 return None
-        choice = self.chosen_kong(seat, self.legal(seat, KONGS))
+        choice = self.chosen_kong(seat, legal)
         if choice is not None:
             k, added = choice
             if added and self.rob(seat, k):

@@ -140,10 +140,13 @@ class MahjongHandSim(HandSim):
         not a valid win)."""
         raise NotImplementedError
 
-    def listed_win(self, seat: int, t: int, source: WinSource) -> Any:
-        """The value of the win on ``t`` among the seat's legal actions, as its bot reads
-        it (None: the state lists no win)."""
-        if not self.legal(seat, WIN):
+    def listed_win(
+        self, seat: int, t: int, source: WinSource, legal: list[dict[str, Any]] | None = None
+    ) -> Any:
+        """The value of the win on ``t`` among the seat's legal actions (``legal`` when
+        already asked), as its bot reads it (None: the state lists no win)."""
+        listed = self.legal(seat, WIN) if legal is None else legal
+        if not any(a["type"] == "win" for a in listed):
             return None
         return self.win_score(seat, t, source)
 
