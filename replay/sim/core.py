@@ -303,9 +303,9 @@ class HandSim:
 
     @staticmethod
     def fits(want: dict[str, Any], action: dict[str, Any]) -> bool:
-        """Is the listed ``action`` the one the bot chose (``want``: the fields it names;
-        an absent field reads as None)?"""
-        return all(action.get(k) == v for k, v in want.items())
+        """Is the listed ``action`` the one the bot chose (``want``: the fields it names,
+        none of them None)?"""
+        return want.items() <= action.items()
 
     @staticmethod
     def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
@@ -321,19 +321,20 @@ class HandSim:
         A clean hand makes only listed actions (anything else is a simulator bug). In a
         hand with a plant the table may be off the rules by now (the plant's break, or
         its own follow-up such as the discard after a kong with no replacement): an
-        action the list lacks is then recorded as the bot chose it (a field None in
-        ``want`` left out: ``"seat": None`` for an event of the table).
+        action the list lacks is then recorded as the bot chose it. A field None in
+        ``want`` is one the action lacks (``"seat": None`` for an event of the table).
         """
-        want = {"seat": seat, **want}
+        given = {k: v for k, v in {"seat": seat, **want}.items() if v is not None}
+        absent = [k for k, v in want.items() if v is None]  # fields the action must lack
         for action in self.legal(seat, (want["type"],)):
-            if self.fits(want, action):
-                return self.emit({**self.made(action, want), **extra})
+            if self.fits(given, action) and not (absent and any(k in action for k in absent)):
+                return self.emit({**self.made(action, given), **extra})
         if self.plant is None:
             raise SimulationError(
                 f"{self.record['game_id']} hand {self.record['hand_no']} event "
-                f"{len(self.events)}: the state does not list {want} for seat {seat}"
+                f"{len(self.events)}: the state does not list {given} for seat {seat}"
             )
-        return self.emit({k: v for k, v in {**want, **extra}.items() if v is not None})
+        return self.emit({**given, **extra})
 
 
 class Bot(Protocol):
