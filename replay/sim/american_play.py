@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -43,6 +43,10 @@ from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationErro
 from mjaudit.parts.schemas.tiles import JOKER
 
 N = 4
+# A listed action's fields that the player fills in (a Charleston pass's tiles, a
+# courtesy pass's count): not compared with the event made.
+TEMPLATE = ("choose", "blind_allowed", "asked")
+END: dict[str, Any] = {"type": "exhaustive_draw", "seat": None}  # the table's
 HANDS_PER_SITTING = 16  # every player is East four times (§2.5: East passes right each hand)
 SIZE_TYPE = {n: t for t, n in CALL_SIZES.items()}
 COURTESY = 7  # Plant.at_pass for the courtesy pass
@@ -153,6 +157,28 @@ class AmericanHandSim(HandSim):
 
     # -- plumbing ----------------------------------------------------------------------
 
+    def legal(self, seat: int, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        return self.hand.legal_actions(seat, kinds)
+
+    @staticmethod
+    def fits(want: dict[str, Any], action: dict[str, Any]) -> bool:
+        """The chosen event ``want`` is the listed ``action``: the fields the list gives
+        are the same (an exposure's ``with`` as a multiset of kinds), but for those its
+        template leaves to the player (:data:`TEMPLATE`)."""
+        for k, v in action.items():
+            if k == "with":
+                if sorted(map(kind, v)) != sorted(map(kind, want.get(k) or ())):
+                    return False
+            elif k not in TEMPLATE and want.get(k) != v:
+                return False
+        return True
+
+    @staticmethod
+    def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+        """The listed action as the player fills it in: the tiles passed, asked for, the
+        flowers shown."""
+        return {k: v for k, v in want.items() if v is not None}
+
     def emit(self, ev: dict[str, Any]) -> int:
         try:
             self.hand.apply(ev)
@@ -252,9 +278,7 @@ class AmericanHandSim(HandSim):
             tile = h.concealed_codes(self.dealer)[0]
             m = h.winning_match(self.dealer)
             assert m is not None
-            self.emit(
-                {"type": "win", "seat": self.dealer, "tile": tile, "claim": {"hand": m.hand.id}}
-            )
+            self.take(self.dealer, {"type": "win", "tile": tile}, claim={"hand": m.hand.id})
             return
         self.charleston()
         self.play()
@@ -277,7 +301,7 @@ class AmericanHandSim(HandSim):
         if stop_anyway and stopper is None:
             stopper = self.order()[self.rng.randrange(N)]
         if stopper is not None:
-            self.emit({"type": "charleston_stop", "seat": stopper})
+            self.take(stopper, {"type": "charleston_stop"})
         if stopper is None or stop_anyway:
             for k in (4, 5, 6):
                 self.do_pass(k, after_stop=stopper is not None)
@@ -324,7 +348,8 @@ class AmericanHandSim(HandSim):
             if blind[s]:
                 giver = (s - off) % N
                 parts += [{"tile": t, "blind": True} for t in self.rng.sample(own[giver], blind[s])]
-            i = self.emit({"type": "charleston_pass", "seat": s, "pass": k, "tiles": parts})
+            ev = {"type": "charleston_pass", "pass": k, "tiles": parts}
+            i = self.act_as(s, ev, after_stop or s in (wrong_blind, short, joker))
             if p is None:
                 continue
             if after_stop:
@@ -380,9 +405,9 @@ class AmericanHandSim(HandSim):
             if min(asked[s], asked[b]) > 0:  # a declined courtesy pass is not recorded
                 parts[s] = self.give_away(s, min(asked[s], asked[b]))
         for s, tiles in parts.items():
-            self.emit(
-                {"type": "courtesy_pass", "seat": s, "partner": (s + 2) % N,
-                 "asked": asked[s], "tiles": tiles}
+            self.take(
+                s, {"type": "courtesy_pass", "partner": (s + 2) % N, "asked": asked[s],
+                    "tiles": tiles}
             )  # fmt: skip
 
     # -- play (§4) -----------------------------------------------------------------------
@@ -396,7 +421,7 @@ class AmericanHandSim(HandSim):
                 p.done = p.done or not p.labels
         while h.phase != "ended":
             if self.opts.end_when_three_dead and len(h.dead) >= 3:
-                self.emit({"type": "exhaustive_draw"})
+                self.take(h.turn, END)
                 return
             seat = h.turn
             if h.holding:
@@ -404,11 +429,11 @@ class AmericanHandSim(HandSim):
                     return
                 continue
             if h.remaining <= 0:
-                self.emit({"type": "exhaustive_draw"})
+                self.take(seat, END)
                 return
             if p is not None and self.plant_before_draw(seat):
                 continue
-            self.emit({"type": "draw", "seat": seat, "tile": self.wall[h.head]})
+            self.take(seat, {"type": "draw"}, tile=self.wall[h.head])
             if p is not None:
                 self.plant_after_draw(seat)
 
@@ -424,19 +449,24 @@ class AmericanHandSim(HandSim):
             ex = self.exchange_option(seat)
             if ex is None:
                 break
-            self.emit(ex)
+            self.take(seat, ex)
         if h.turn_by in ("draw", "call") and self.completes(seat):
             tile = h.drawn if h.turn_by == "draw" else h.call_tile
             m = h.winning_match(seat)
             assert m is not None and tile is not None
-            self.emit({"type": "win", "seat": seat, "tile": tile, "claim": {"hand": m.hand.id}})
+            self.take(seat, {"type": "win", "tile": tile}, claim={"hand": m.hand.id})
             return False
         (code,) = self.give_away(seat, 1)
         return self.discard(seat, code)
 
-    def discard(self, seat: int, code: str) -> bool:
-        self.emit({"type": "discard", "seat": seat, "tile": code})
+    def discard(self, seat: int, code: str, planted: bool = False) -> bool:
+        """The seat's discard (``planted``: the plant's, as it makes it), then the calls."""
+        self.act_as(seat, {"type": "discard", "tile": code}, planted)
         return self.claims(seat)
+
+    def act_as(self, seat: int, want: dict[str, Any], planted: bool) -> int:
+        """The seat's action: listed (:meth:`take`), or the plant's own (``planted``)."""
+        return self.emit({"seat": seat, **want}) if planted else self.take(seat, want)
 
     def exchange_option(self, seat: int) -> dict[str, Any] | None:
         h = self.hand
@@ -465,9 +495,8 @@ class AmericanHandSim(HandSim):
     def claims(self, discarder: int) -> bool:
         """The call window (§4.2): Mahjong first, then an exposure, nearest seat first."""
         h = self.hand
-        latest = h.latest
-        assert latest is not None
-        t = latest.tile
+        assert h.latest is not None
+        t = h.latest.tile
         if self.plant is not None:
             taken = self.plant_claims(discarder, t)
             if taken is not None:
@@ -478,10 +507,8 @@ class AmericanHandSim(HandSim):
                 if self.live(s) and self.completes(s, t):
                     m = h.winning_match(s, t)
                     assert m is not None
-                    self.emit(
-                        {"type": "win", "seat": s, "tile": t, "from": discarder,
-                         "claim": {"hand": m.hand.id}}
-                    )  # fmt: skip
+                    want = {"type": "win", "tile": t, "from": discarder}
+                    self.take(s, want, claim={"hand": m.hand.id})
                     return False
             if h.remaining > 0:
                 for s in order:
@@ -495,7 +522,7 @@ class AmericanHandSim(HandSim):
                         self.call(s, discarder, t, size)
                         return True
         if h.remaining <= 0:
-            self.emit({"type": "exhaustive_draw"})
+            self.take(h.turn, END)
             return False
         return True
 
@@ -508,12 +535,11 @@ class AmericanHandSim(HandSim):
             return None
         return self.codes(seat, [k] * nat) + [JOKER] * (size - 1 - nat)
 
-    def call(self, seat: int, discarder: int, t: str, size: int) -> int:
+    def call(self, seat: int, discarder: int, t: str, size: int, planted: bool = False) -> int:
         with_ = self.call_with(seat, t, size)
         assert with_ is not None
-        return self.emit(
-            {"type": SIZE_TYPE[size], "seat": seat, "from": discarder, "tile": t, "with": with_}
-        )
+        want = {"type": SIZE_TYPE[size], "from": discarder, "tile": t, "with": with_}
+        return self.act_as(seat, want, planted)
 
     # -- planting ------------------------------------------------------------------------
 
@@ -624,12 +650,7 @@ class AmericanHandSim(HandSim):
                     near = [k for k in wrong if k < 27 and e.kind < 27 and k % 9 == e.kind % 9]
                     k = (near or wrong)[self.rng.randrange(len(near or wrong))]
                     (code,) = self.codes(seat, [k])
-                    i = self.emit(
-                        {"type": "joker_exchange", "seat": seat, "tile": code,
-                         "target": target, "exposure": idx}
-                    )  # fmt: skip
-                    p.label(i, "BAD_JOKER_EXCHANGE", seat)
-                    p.done = True
+                    self.bad_exchange(seat, code, target, idx)
                     return True
         if kind_ == CALL_DISCARDED_JOKER and self.holds(seat, JOKER_KIND) and h.remaining > 0:
             for k in range(1, N):
@@ -640,8 +661,17 @@ class AmericanHandSim(HandSim):
                 pairs = [x for x in range(FLOWER + 1) if c[x] >= 2]
                 if pairs and self.ready():
                     p.forced_joker_call = (s, pairs[self.rng.randrange(len(pairs))])
-                    return self.discard(seat, JOKER)
+                    return self.discard(seat, JOKER, planted=True)
         return None
+
+    def bad_exchange(self, seat: int, code: str, target: int, exposure: int) -> None:
+        """A planted joker exchange (BAD_JOKER_EXCHANGE); the plant is then done."""
+        p = self.plant
+        assert p is not None
+        ev = {"type": "joker_exchange", "seat": seat, "tile": code, "target": target}
+        i = self.emit({**ev, "exposure": exposure})
+        p.label(i, "BAD_JOKER_EXCHANGE", seat)
+        p.done = True
 
     def last_discard_exposure(self, discarder: int, t: str) -> bool | None:
         """§4.2: the last discard may be called only for Mahjong; a pung of it is late."""
@@ -652,7 +682,7 @@ class AmericanHandSim(HandSim):
             k = kind(t)
             able = self.holds(s, k) >= 1 and self.holds(s, k) + self.holds(s, JOKER_KIND) >= 2
             if self.live(s) and able and self.ready():
-                i = self.call(s, discarder, t, 3)
+                i = self.call(s, discarder, t, 3, planted=True)
                 p.label(i, "LATE_CALL", s, note="the last discard called for an exposure")
                 p.done = True
                 return True
@@ -720,7 +750,7 @@ class AmericanHandSim(HandSim):
                     jokers = max(0, size - 1 - c[k])
                     new = [*shapes, ExposureShape(k, size, jokers)]
                     if not exposures_fit(self.card, new) and self.ready():
-                        i = self.call(s, discarder, t, size)
+                        i = self.call(s, discarder, t, size, planted=True)
                         p.label(i, "DEAD_BY_EXPOSURE", s)
                         p.done = True
                         return True
@@ -743,7 +773,7 @@ class AmericanHandSim(HandSim):
                             {"type": "announce", "seat": a, "what": "claim", "claim": "pung",
                              "tile": t}
                         )  # fmt: skip
-                        i = self.call(c_seat, discarder, t, 3)
+                        i = self.call(c_seat, discarder, t, 3, planted=True)
                         p.label(i, "CALL_PRIORITY", c_seat)
                         p.done = True
                         return True
@@ -766,12 +796,7 @@ class AmericanHandSim(HandSim):
                     for idx, e in enumerate(h.exposures[target]):
                         if JOKER in e.tiles and c[e.kind] and self.ready():
                             (code,) = self.codes(s, [e.kind])
-                            i = self.emit(
-                                {"type": "joker_exchange", "seat": s, "tile": code,
-                                 "target": target, "exposure": idx}
-                            )  # fmt: skip
-                            p.label(i, "BAD_JOKER_EXCHANGE", s)
-                            p.done = True
+                            self.bad_exchange(s, code, target, idx)
                             return None
         elif kind_ == MAHJONG_IN_ERROR:
             for s in live:

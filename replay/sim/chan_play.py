@@ -29,7 +29,7 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -228,6 +228,14 @@ class EatPlan:
     placement: str | None = None
 
 
+# The win plants whose break is the win's first code (their ``kind`` -> the code).
+PLANTED_WIN_CODES = {
+    "u_chi_rong": "U_CHI_RONG",
+    "xuong_sai": "XUONG_SAI",
+    "u_4_11": "U_4_11_THIEU_DIEM",
+}
+
+
 class ChanHandSim(HandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
@@ -246,6 +254,9 @@ class ChanHandSim(HandSim):
         self.limit = 1 if opts.last_stock_card_dead else 0
 
     # -- plumbing ----------------------------------------------------------------------
+
+    def legal(self, seat: int, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        return self.hand.legal_events(seat, kinds)
 
     def fail(self, msg: str) -> SimulationError:
         return SimulationError(f"{self.record['game_id']} hand {self.record['hand_no']}: {msg}")
@@ -495,7 +506,7 @@ class ChanHandSim(HandSim):
         quads = sorted(c for c, k in h.hands[seat].items() if k == 4)
         for c in quads:
             if self.bots[seat].wants_khai():
-                self.emit({"type": "khai", "seat": seat, "tile": c})
+                self.take(seat, {"type": "khai", "tile": c})
 
     def turn(self, p: int) -> None:
         h = self.hand
@@ -510,9 +521,9 @@ class ChanHandSim(HandSim):
         if h.stock_left <= self.limit:
             if self.plant_last_card(p):
                 return
-            self.emit({"type": "exhaustive_draw"})
+            self.take(p, {"type": "exhaustive_draw", "seat": None})
             return
-        self.emit({"type": "draw", "seat": p, "tile": h.next_card()})
+        self.take(p, {"type": "draw", "tile": h.next_card()})
         self.claims()
 
     def drawn(self, p: int) -> None:
@@ -522,20 +533,17 @@ class ChanHandSim(HandSim):
         if plan is not None:
             self.eat(p, plan)
             return
-        self.emit({"type": "pass", "seat": p})
+        self.take(p, {"type": "pass"})
         self.plant_after_pass(p)
 
     def eat(self, p: int, plan: EatPlan) -> None:
-        ev: dict[str, Any] = {
-            "type": "eat",
-            "seat": p,
-            "tile": plan.card,
-            "from": plan.from_,
-            "with": plan.with_,
-        }
-        if plan.placement is not None:
-            ev["placement"] = plan.placement
-        self.emit(ev)
+        """The eat the bot (or the plant) chose, as listed; a placement is the plant's."""
+        ev: dict[str, Any] = {"type": "eat", "tile": plan.card, "from": plan.from_}
+        ev["with"] = plan.with_
+        if plan.placement is None:
+            self.take(p, ev)
+        else:
+            self.emit({**ev, "seat": p, "placement": plan.placement})
         self.planned = plan.discard
 
     # -- choices ---------------------------------------------------------------------------
@@ -626,10 +634,10 @@ class ChanHandSim(HandSim):
                 clean = [y for y in clean if y != CC]  # holds on to chi chi (u_chi_rong)
             view = DiscardView(Counter(conc), tuple(h.exposed[p]), tuple(clean), self.unseen(p))
             card = clean[self.bots[p].choose_discard(view)]
-        ev: dict[str, Any] = {"type": "discard", "seat": p, "tile": card}
-        if to is not None:
-            ev["to"] = to
-        self.emit(ev)
+        if to is None:
+            self.take(p, {"type": "discard", "tile": card})
+        else:  # the plant's discard onto another row
+            self.emit({"type": "discard", "seat": p, "tile": card, "to": to})
         self.claims()
 
     # -- claims on a new live card (§5.5) ---------------------------------------------------
@@ -679,7 +687,9 @@ class ChanHandSim(HandSim):
                 return planted
         if not self.clean_win(q, check, decl):
             return False  # e.g. a chi rộng that must not win, or a split cạ: let it pass
-        self.emit(self.win_event(q, check, decl))
+        ev = self.win_event(q, check, decl)
+        claim = ev.pop("claim")
+        self.take(q, {**ev, "from": ev.get("from"), "with": ev.get("with")}, claim=claim)
         return True
 
     def try_chiu(self, q: int) -> bool:
@@ -702,7 +712,7 @@ class ChanHandSim(HandSim):
         exp2 = (*h.exposed[q], Exposed((x,) * 4, "chiu", x))
         if not self.discard_choices(q, conc2, exp2, h.hist[q]) or not self.bots[q].wants_chiu():
             return False
-        self.emit({"type": "chiu", "seat": q, "tile": x, "from": live.owner, "with": [x] * 3})
+        self.take(q, {"type": "chiu", "tile": x, "from": live.owner, "with": [x] * 3})
         return True
 
     # -- plants ----------------------------------------------------------------------------
@@ -976,38 +986,28 @@ class ChanHandSim(HandSim):
             return None
         if pl.kind in ("tach_chan_an_ca", "tach_ca_an_ca"):
             ev = self.win_event(q, check, decl)
-            if pl.target in self.win_codes(ev):
-                pl.done = True
-                self.emit(ev)
-                return True
-            return None
-        if pl.kind == "u_chi_rong":
-            ev = self.win_event(q, check, decl)
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "U_CHI_RONG":
-                pl.done = True
-                self.emit(ev)
-                return True
+            return self.planted_win(ev, pl.target in self.win_codes(ev))
+        first = PLANTED_WIN_CODES.get(pl.kind)
+        if first is None:
             return None
         if pl.kind == "xuong_sai":
-            wrong = self.wrong_declaration(check.present, decl)
-            ev = self.win_event(q, check, wrong)
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "XUONG_SAI":
-                pl.done = True
-                self.emit(ev)
-                return True
-            return None
-        if pl.kind == "u_4_11":
+            decl = self.wrong_declaration(check.present, decl)
+        elif pl.kind == "u_4_11":
             low = [Counter(), *(Counter({c: 1}) for c in sorted(decl) if TABLE[c].diem == 3)]
-            ev = self.win_event(q, check, low[self.rng.randrange(len(low))])
-            codes = self.win_codes(ev)
-            if codes and codes[0] == "U_4_11_THIEU_DIEM":
-                pl.done = True
-                self.emit(ev)
-                return True
+            decl = low[self.rng.randrange(len(low))]
+        ev = self.win_event(q, check, decl)
+        codes = self.win_codes(ev)
+        return self.planted_win(ev, bool(codes) and codes[0] == first)
+
+    def planted_win(self, ev: dict[str, Any], breaks: bool) -> bool | None:
+        """Declare the planted win ``ev`` if it makes the planted break (the plant is then
+        done); None: not this win."""
+        if not breaks:
             return None
-        return None
+        assert self.plant is not None
+        self.plant.done = True
+        self.emit(ev)
+        return True
 
     def wrong_declaration(self, present: Counter[str], decl: Counter[str]) -> Counter[str]:
         """xướng sai: the right list plus a cước that is not there (or one too many)."""

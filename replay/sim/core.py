@@ -1,5 +1,5 @@
-"""What every ruleset's simulator shares: labels, the bot protocol, the registry, the club,
-and the planting framework (a plant's base and labels, the fallback to a wrong recorded
+"""What every ruleset's simulator shares: labels, the bot protocol, the step of a chosen
+legal action (:meth:`HandSim.take`), the registry, the club, and the planting framework (a plant's base and labels, the fallback to a wrong recorded
 payment and the one way a scorer falsifies a payment, :func:`wrong_payment`, the engine's
 stop and a clean hand's findings as simulator bugs, the record's first keys, the
 canonical record, the next hand's start, a style's habits).
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from functools import partial
@@ -291,6 +291,50 @@ class HandSim:
         self.bots = bots
         self.rng = rng
         self.plant = plant
+
+    def emit(self, ev: dict[str, Any]) -> int:
+        """Append ``ev`` to the record and step the ruleset's state with it."""
+        raise NotImplementedError
+
+    def legal(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
+        """The events the ruleset's state lists as legal for ``seat`` now (of the types
+        ``kinds`` when given)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def fits(want: dict[str, Any], action: dict[str, Any]) -> bool:
+        """Is the listed ``action`` the one the bot chose (``want``: the fields it names,
+        none of them None)?"""
+        return want.items() <= action.items()
+
+    @staticmethod
+    def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
+        """The event of the listed ``action`` the bot chose as ``want``: the listed one."""
+        return dict(action)
+
+    def take(self, seat: int, want: dict[str, Any], **extra: Any) -> int:
+        """Step the action the seat's bot chose from the state's legal actions: the first
+        listed action that :meth:`fits` ``want`` (with ``seat``), as :meth:`made` makes
+        it, with ``extra`` added (what the driver knows and the list leaves open: a
+        draw's tile, the value a winner claims).
+
+        A clean hand makes only listed actions (anything else is a simulator bug). In a
+        hand with a plant the table may be off the rules by now (the plant's break, or
+        its own follow-up such as the discard after a kong with no replacement): an
+        action the list lacks is then recorded as the bot chose it. A field None in
+        ``want`` is one the action lacks (``"seat": None`` for an event of the table).
+        """
+        given = {k: v for k, v in {"seat": seat, **want}.items() if v is not None}
+        absent = [k for k, v in want.items() if v is None]  # fields the action must lack
+        for action in self.legal(seat, (want["type"],)):
+            if self.fits(given, action) and not (absent and any(k in action for k in absent)):
+                return self.emit({**self.made(action, given), **extra})
+        if self.plant is None:
+            raise SimulationError(
+                f"{self.record['game_id']} hand {self.record['hand_no']} event "
+                f"{len(self.events)}: the state does not list {given} for seat {seat}"
+            )
+        return self.emit({**given, **extra})
 
 
 class Bot(Protocol):

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
 from mjaudit.parts.replay.rulesets.hk.hand import CODES, WALLS, WIND_CODES, HKHand
-from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
+from mjaudit.parts.replay.rulesets.hk.options import options_for
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas
 from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
@@ -35,8 +35,11 @@ from mjaudit.parts.replay.sim.core import Label, Record, Sitting
 from mjaudit.parts.replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
 from mjaudit.parts.replay.sim.mahjong_play import (
     DOUBLE_DRAW,
+    EXHAUSTIVE_DRAW,
     KONG_WITHOUT_REPLACEMENT,
+    KONGS,
     MAX_HANDS,
+    SETS,
     MahjongHandSim,
     Rounds,
     State,
@@ -108,22 +111,12 @@ def make_plant(rng: random.Random, rate: float, ruleset: str) -> Plant | None:
 class HKHandSim(MahjongHandSim):
     """Plays one hand: the engine's state is the table, the bots choose, the plant meddles."""
 
-    def __init__(
-        self,
-        record: Record,
-        wall: list[int],
-        opts: HKOptions,
-        bots: list[HKBot],
-        rng: random.Random,
-        plant: Plant | None,
-    ) -> None:
-        super().__init__(record, opts, bots, rng, plant)
-        self.hand = HKHand(record, opts)
-        self.n = len(record["players"])
-        self.dealer: int = record["dealer"]
-        self.wall = wall  # tile ints of record["wall"]
+    HAND = HKHand
+    hand: HKHand
+
+    def setup(self) -> None:
         self.waits: list[tuple[int, ...]] = [() for _ in range(self.n)]
-        self.classic = opts.is_classic
+        self.classic = self.opts.is_classic
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -171,52 +164,41 @@ class HKHandSim(MahjongHandSim):
         ctx = self.hand.win_context(seat, t, source)
         return None if ctx is None else evaluate(ctx, self.opts)
 
-    def valid_win(self, seat: int, t: int, source: WinSource) -> HandScore | None:
-        s = self.score(seat, t, source)
-        return s if s is not None and s.meets_min_fan else None
-
-    def win(
-        self, seat: int, t: int, frm: int | None, score: HandScore | None, robbed: bool = False
-    ) -> int:
-        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": CODES[t]}
-        if frm is not None:
-            ev["from"] = frm
-        if robbed:
-            ev["robbed_kong"] = True
-        if score is not None:
-            ev["claim"] = {"fan": score.fan}
-        return self.emit(ev)
+    def win_score(self, seat: int, t: int, source: WinSource) -> HandScore | None:
+        return self.hand.valid_win(seat, t, source)
 
     # -- drawing -----------------------------------------------------------------------
 
     def draw(self, seat: int) -> bool:
         """A normal draw (and the flowers it brings); False if the hand ended."""
         t = self.wall[self.hand.head]
-        self.emit({"type": "draw", "seat": seat, "tile": CODES[t]})
+        self.take(seat, {"type": "draw"}, tile=CODES[t])
         return self.flower(seat, t) if t >= BONUS else True
 
     def flower(self, seat: int, t: int) -> bool:
-        self.emit({"type": "flower", "seat": seat, "tile": CODES[t]})
+        self.take(seat, {"type": "flower", "tile": CODES[t]})
         return self.replacement(seat)
 
     def replacement(self, seat: int) -> bool:
         h = self.hand
         if h.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})  # a replacement is due and L = 0
+            self.take(seat, EXHAUSTIVE_DRAW)  # a replacement is due and L = 0
             return False
         t = self.wall[len(self.wall) - 1 - h.tail]
-        self.emit({"type": "replacement", "seat": seat, "tile": CODES[t]})
+        self.take(seat, {"type": "replacement"}, tile=CODES[t])
         return self.flower(seat, t) if t >= BONUS else True
 
     def initial_flowers(self) -> bool:
-        """hk-classic §2.5: every player exposes dealt bonus tiles before the first discard."""
+        """hk-classic §2.5: every player exposes dealt bonus tiles before the first
+        discard, lowest first, as the state lists them."""
         for k in range(self.n):
             seat = (self.dealer + k) % self.n
             while True:
-                held = [t for t in range(BONUS, BONUS + 8) if self.hand.concealed[seat][t]]
-                if not held:
+                listed = self.legal(seat, ("flower",))
+                if not listed:
                     break
-                if not self.flower(seat, held[0]):
+                self.emit(listed[0])
+                if not self.replacement(seat):
                     return False
         return True
 
@@ -234,28 +216,30 @@ class HKHandSim(MahjongHandSim):
         self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
-        if self.wall_empty():
+        if self.wall_empty(seat):
             return None
         return ("act", seat) if self.draw(seat) else None
 
     def do_act(self, seat: int) -> State:
-        """The seat holds 14 (after a draw or replacement): win, kong, or discard."""
+        """The seat holds 14 (after a draw or replacement): win, kong, or discard, as its
+        legal actions offer them."""
         h = self.hand
         taken, state = self.takeover(self.plant_act, seat)
         if taken:
             return state
         t = h.drawn
-        if not self.inactive(seat) and seat not in h.dead and t is not None and self.complete(seat):
-            score = self.valid_win(seat, t, WinSource.SELF_DRAW)
+        legal = self.legal(seat, (*KONGS, "win"))  # one ask: a win is scored only if complete
+        if not self.inactive(seat) and t is not None:
+            score = self.listed_win(seat, t, WinSource.SELF_DRAW, legal)
             waiting = self.plant is not None and self.plant.favoured == seat and not self.plant.done
             if (
                 score is not None
                 and not waiting
                 and self.bots[seat].accepts_win(score.fan, h.live_count)
             ):
-                self.win(seat, t, None, score)
+                self.take_win(seat, t, None, score)
                 return None
-        choice = self.chosen_kong(seat)
+        choice = self.chosen_kong(seat, legal)
         if choice is not None:
             k, added = choice
             if added and self.rob(seat, k):
@@ -267,10 +251,10 @@ class HKHandSim(MahjongHandSim):
         """Robbing the kong (§3.8): the nearest player the added tile completes wins on it."""
         for k in range(1, self.n):
             s = (konger + k) % self.n
-            if t in self.waits[s] and s not in self.hand.dead:
-                score = self.valid_win(s, t, WinSource.ROBBED_KONG)
+            if t in self.waits[s]:
+                score = self.listed_win(s, t, WinSource.ROBBED_KONG)
                 if score is not None:
-                    self.win(s, t, konger, score, robbed=True)
+                    self.take_win(s, t, konger, score, robbed=True)
                     return True
         return False
 
@@ -281,8 +265,10 @@ class HKHandSim(MahjongHandSim):
                 return forced
         return self.bots[seat].choose_discard(self.view(seat))
 
-    def discard(self, seat: int, t: int) -> int:
-        i = self.emit({"type": "discard", "seat": seat, "tile": CODES[t]})
+    def discard(self, seat: int, t: int, planted: bool = False) -> int:
+        """The seat's discard of ``t``: a listed one, or (``planted``) the plant's."""
+        ev = {"type": "discard", "tile": CODES[t]}
+        i = self.emit({**ev, "seat": seat}) if planted else self.take(seat, ev)
         if self.plant is not None and seat in self.plant.pending:
             self.plant.label(i, self.plant.pending.pop(seat), VIOL, seat)
         self.update_waits(seat)
@@ -301,24 +287,23 @@ class HKHandSim(MahjongHandSim):
         p = self.plant
         fav = p.favoured if p is not None and not p.done else None
         for s in order:
-            if t in self.waits[s] and s not in h.dead:
-                score = self.valid_win(s, t, WinSource.DISCARD)
+            if t in self.waits[s]:
+                score = self.listed_win(s, t, WinSource.DISCARD)
                 if score is None or not self.bots[s].accepts_win(score.fan, h.live_count):
                     continue
                 if s == fav and p is not None and p.kind == NINE_TILE_FEED:
                     if not self.nine_tile_win(s, score):
                         continue  # the favoured player waits for the liable feed
-                    i = self.win(s, t, discarder, score)
+                    i = self.take_win(s, t, discarder, score)
                     self.label_nine_tile(i, discarder)
                     return None
-                self.win(s, t, discarder, score)
+                self.take_win(s, t, discarder, score)
                 return None
         if live.live_count < 1:
             return ("draw", order[0])  # with L = 0 the last discard may only be won
-        # the calls each seat may make are the engine's (MahjongHand.claim_actions)
-        calls = {s: h.claim_actions(s) for s in order if not self.inactive(s)}
-        for s, legal in calls.items():
-            kinds = {e["type"]: e for e in legal}
+        calls = {s: self.legal(s, SETS) for s in order if not self.inactive(s)}
+        for s, listed in calls.items():
+            kinds = {e["type"]: e for e in listed}
             if "kong" in kinds and self.bots[s].wants_exposed_kong(self.view(s), t):
                 self.emit(kinds["kong"])
                 return ("act", s) if self.replacement(s) else None
@@ -403,7 +388,7 @@ class HKHandSim(MahjongHandSim):
         p = self.plant
         assert p is not None
         x = self.bots[seat].choose_discard(self.view(seat))
-        i = self.discard(seat, x)
+        i = self.discard(seat, x, planted=True)
         p.label(i, "KONG_WITHOUT_REPLACEMENT", VIOL, seat)
         p.label(i, "SHORT_HAND", VIOL, seat)
         return ("claims", seat)
@@ -460,7 +445,7 @@ class HKHandSim(MahjongHandSim):
             if o not in h.dead:
                 p.done = True
                 x = self.bots[o].choose_discard(self.view(o))
-                i = self.discard(o, x)
+                i = self.discard(o, x, planted=True)
                 p.label(i, "DISCARD_OUT_OF_TURN", VIOL, o)
                 p.label(i, "SHORT_HAND", VIOL, o)
                 return True, ("draw", nxt)
@@ -518,8 +503,8 @@ class HKHandSim(MahjongHandSim):
         if x != t:
             return False, None
         if kind == "win":
-            score = self.valid_win(seat, t, WinSource.DISCARD)
-            if score is None or not self.nine_tile_win(seat, score):
+            score = self.score(seat, t, WinSource.DISCARD)
+            if score is None or not score.meets_min_fan or not self.nine_tile_win(seat, score):
                 return False, None
             i = self.win(seat, t, discarder, score)
             self.label_nine_tile(i, discarder)
@@ -551,21 +536,17 @@ class HKHandSim(MahjongHandSim):
         return kind != "chow" and t in DRAGONS and set(DRAGONS) - {t} <= pungs
 
     def label_nine_tile(self, index: int, discarder: int) -> None:
-        p = self.plant
-        assert p is not None
-        p.label(
-            index, "NINE_TILE_LIABILITY", INFO, discarder,
-            note="liability event, not a violation: the discarder fed the nine-tile warner",
-        )  # fmt: skip
-        p.done = True
+        self.label_liability(index, discarder, "NINE_TILE_LIABILITY", "the nine-tile warner")
 
     def label_pao(self, index: int, discarder: int) -> None:
+        self.label_liability(index, discarder, "PAO_ASSIGNED", "the Pao set")
+
+    def label_liability(self, index: int, discarder: int, code: str, fed: str) -> None:
+        """The INFO label of a planted feed (the plant is then done)."""
         p = self.plant
         assert p is not None
-        p.label(
-            index, "PAO_ASSIGNED", INFO, discarder,
-            note="liability event, not a violation: the discarder fed the Pao set",
-        )  # fmt: skip
+        note = f"liability event, not a violation: the discarder fed {fed}"
+        p.label(index, code, INFO, discarder, note=note)
         p.done = True
 
     # -- the record's result -----------------------------------------------------------

@@ -1,9 +1,11 @@
 """The driver the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
 
 A hand is a walk over table states: ``("draw" | "act" | "discard" | "claims", seat)``, None
-once the hand has ended. Each event the driver writes is appended to the record and at once
-stepped through the ruleset's hand (:class:`replay.rulesets.mahjong.hand.MahjongHand`), so
-the bots see the engine's own table. :class:`MahjongHandSim` holds the walk, the claim
+once the hand has ended. At each the driver asks the ruleset's hand
+(:class:`replay.rulesets.mahjong.hand.MahjongHand`) for the seat's legal actions, the bot
+picks one and the driver steps it (:meth:`~replay.sim.core.HandSim.take`): each event is
+appended to the record and at once stepped through that same hand, so the bots see the
+engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the walk, the claim
 window's plant takeover, the own-kong choice, the planting steps both rulesets take the
 same way (a double draw, a kong without replacement), the recorded result's common part
 and the four rounds' rotation (:class:`Rounds`); a ruleset's subclass says what each state
@@ -13,12 +15,13 @@ Bots stay per ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any, Protocol
 
 from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
-from mjaudit.parts.replay.sim.core import HandSim, SimulationError, engine_stopped
+from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
+from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, engine_stopped
 
 State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
@@ -26,6 +29,10 @@ MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 # The scenarios both rulesets plant the same way (the ``violation`` of their labels).
 DOUBLE_DRAW = "double_draw"
 KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
+KONGS = ("concealed_kong", "added_kong")  # an own kong's event type, by ``added``
+SETS = ("kong", "pung", "chow")  # the sets claimed on a discard
+WIN = ("win",)
+EXHAUSTIVE_DRAW: dict[str, Any] = {"type": "exhaustive_draw", "seat": None}  # the table's
 
 
 class Rounds:
@@ -77,6 +84,21 @@ class MahjongHandSim(HandSim):
     second_draw: Callable[[int], State]  # the DOUBLE_DRAW plant's draw, and what follows
     plant_claims: Callable[[int, int], tuple[bool, State]]  # a plant's takeover of it
     VALUE = "fan"  # the attribute of the winner's score that the result records as "fan"
+    HAND: Callable[[Record, Any], MahjongHand]  # the ruleset's hand state, from (record, opts)
+
+    def __init__(
+        self, record: Record, wall: list[int], opts: Any, bots: list[Any], rng: Any, plant: Any
+    ) -> None:
+        """``wall``: the tile ints of ``record["wall"]``, as the ruleset's hand reads them."""
+        super().__init__(record, opts, bots, rng, plant)
+        self.hand = self.HAND(record, opts)
+        self.n = len(record["players"])
+        self.dealer: int = record["dealer"]
+        self.wall = wall
+        self.setup()
+
+    def setup(self) -> None:
+        """The ruleset's own state for the hand (after the shared part)."""
 
     def emit(self, ev: dict[str, Any]) -> int:
         """Append ``ev`` to the record and step it; the engine stopping is a simulator bug."""
@@ -108,10 +130,50 @@ class MahjongHandSim(HandSim):
             return False, None
         return plant_step(seat)
 
-    def wall_empty(self) -> bool:
-        """No live tile is left: the hand ends in an exhaustive draw (written)."""
+    def legal(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
+        return self.hand.legal_actions(seat, kinds)
+
+    # -- wins ------------------------------------------------------------------------------
+
+    def win_score(self, seat: int, t: int, source: WinSource) -> Any:
+        """The score of the seat's win on ``t`` now as the ruleset's scoring gives it (None:
+        not a valid win)."""
+        raise NotImplementedError
+
+    def listed_win(
+        self, seat: int, t: int, source: WinSource, legal: list[dict[str, Any]] | None = None
+    ) -> Any:
+        """The value of the win on ``t`` among the seat's legal actions (``legal`` when
+        already asked), as its bot reads it (None: the state lists no win)."""
+        listed = self.legal(seat, WIN) if legal is None else legal
+        if not any(a["type"] == "win" for a in listed):
+            return None
+        return self.win_score(seat, t, source)
+
+    def take_win(self, seat: int, t: int, frm: int | None, score: Any, robbed: bool = False) -> int:
+        """The listed win the seat's bot takes, with the value it claims (:attr:`VALUE`)."""
+        want = {
+            "type": "win",
+            "tile": self.hand.CODES[t],
+            "from": frm,
+            "robbed_kong": robbed or None,
+        }
+        return self.take(seat, want, claim={"fan": getattr(score, self.VALUE)})
+
+    def win(self, seat: int, t: int, frm: int | None, score: Any) -> int:
+        """A planted win, written as the plant makes it (the claimed value when scored)."""
+        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": self.hand.CODES[t]}
+        if frm is not None:
+            ev["from"] = frm
+        if score is not None:
+            ev["claim"] = {"fan": getattr(score, self.VALUE)}
+        return self.emit(ev)
+
+    def wall_empty(self, seat: int) -> bool:
+        """No live tile is left for ``seat``'s draw: the hand ends in an exhaustive draw
+        (written)."""
         if self.hand.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})
+            self.take(seat, EXHAUSTIVE_DRAW)
             return True
         return False
 
@@ -148,41 +210,30 @@ class MahjongHandSim(HandSim):
 
     # -- kongs -------------------------------------------------------------------------------
 
-    def kong_options(self, seat: int) -> list[tuple[int, bool]]:
-        """(tile, added) for each kong the seat may declare, as the engine lists them
-        (:meth:`MahjongHand.own_kongs`: four held, or a pung's fourth)."""
+    def kong_options(self, seat: int, legal: list[dict[str, Any]]) -> list[tuple[int, bool]]:
+        """(tile, added) for each own kong among the seat's ``legal`` actions (four held,
+        or a pung's fourth)."""
         index = self.hand.TILE_INDEX
-        return [(index[e["tile"]], e["type"] == "added_kong") for e in self.hand.own_kongs(seat)]
+        return [(index[e["tile"]], e["type"] == "added_kong") for e in legal if e["type"] in KONGS]
 
-    def own_kong(self, seat: int) -> tuple[int, bool] | None:
-        """The first kong the seat's bot wants, lowest tile first."""
-        options = self.kong_options(seat)
+    def chosen_kong(self, seat: int, legal: list[dict[str, Any]]) -> tuple[int, bool] | None:
+        """The kong the seat's bot declares now among its ``legal`` actions, if any: the
+        first it wants, lowest tile first."""
+        if self.inactive(seat):
+            return None
+        options = self.kong_options(seat, legal)
         if not options:
             return None
         bot = self.bots[seat]
         v = self.view(seat)
         for t, added in sorted(options):
             if bot.wants_own_kong(v, t, added):
+                self.take(seat, self.kong_event(t, added))
                 return t, added
         return None
 
-    def chosen_kong(self, seat: int) -> tuple[int, bool] | None:
-        """The kong the seat's bot declares now, if any (none with no live tile left)."""
-        if self.inactive(seat) or self.hand.live_count < 1:
-            return None
-        choice = self.own_kong(seat)
-        if choice is not None:
-            self.declare_kong(seat, *choice)
-        return choice
-
-    def declare_kong(self, seat: int, t: int, added: bool) -> int:
-        return self.emit(
-            {
-                "type": "added_kong" if added else "concealed_kong",
-                "seat": seat,
-                "tile": self.hand.CODES[t],
-            }
-        )
+    def kong_event(self, t: int, added: bool) -> dict[str, Any]:
+        return {"type": KONGS[added], "tile": self.hand.CODES[t]}
 
     # -- planting ----------------------------------------------------------------------------
 
@@ -219,11 +270,11 @@ class MahjongHandSim(HandSim):
         (none with no live tile left)."""
         if self.hand.live_count < 1:
             return False, None
-        options = self.kong_options(seat)
+        options = self.kong_options(seat, self.hand.own_kongs(seat))
         if not options:
             return False, None
         k, added = options[self.rng.randrange(len(options))]
-        self.declare_kong(seat, k, added)
+        self.emit({**self.kong_event(k, added), "seat": seat})
         return True, self.kong_then_discard(seat)
 
     # -- the record's result -----------------------------------------------------------------

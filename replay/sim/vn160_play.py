@@ -48,7 +48,12 @@ from mjaudit.parts.replay.sim.core import AUDIT, Label, Record, SimulationError,
 from mjaudit.parts.replay.sim.core import check_clean as check_clean  # the tests import it here
 from mjaudit.parts.replay.sim.hk_bot import SeatView
 from mjaudit.parts.replay.sim.hk_play import Plant
-from mjaudit.parts.replay.sim.mahjong_play import MahjongHandSim, State
+from mjaudit.parts.replay.sim.mahjong_play import (
+    EXHAUSTIVE_DRAW,
+    KONGS,
+    MahjongHandSim,
+    State,
+)
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten
 from mjaudit.parts.replay.sim.vn160_bot import VNBot, VNStyle
 
@@ -123,19 +128,10 @@ class VNHandSim(MahjongHandSim):
 
     VALUE = "phan"  # the winner's phán is recorded as the result's "fan"
 
-    def __init__(
-        self,
-        record: Record,
-        wall: list[int],
-        opts: VNOptions,
-        bots: list[VNBot],
-        rng: random.Random,
-        plant: Plant | None,
-    ) -> None:
-        super().__init__(record, opts, bots, rng, plant)
-        self.hand = VNHand(record, opts)
-        self.dealer: int = record["dealer"]
-        self.wall = wall
+    HAND = VNHand
+    hand: VNHand
+
+    def setup(self) -> None:
         self.visible = [0] * N_KINDS
         self.keep: set[tuple[int, int]] = set()  # (seat, tile): a flower left undeclared
         self.forgot_at_start: int | None = None  # seat that kept a flower past §2.3
@@ -216,13 +212,8 @@ class VNHandSim(MahjongHandSim):
     def candidate(self, seat: int, t: int, source: WinSource) -> tuple[VNScore | None, str | None]:
         return self.hand.win_candidate(seat, t, source)
 
-    def win(self, seat: int, t: int, frm: int | None, score: VNScore | None) -> int:
-        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": CODES[t]}
-        if frm is not None:
-            ev["from"] = frm
-        if score is not None:
-            ev["claim"] = {"fan": score.phan}
-        return self.emit(ev)
+    def win_score(self, seat: int, t: int, source: WinSource) -> VNScore | None:
+        return self.candidate(seat, t, source)[0]
 
     # -- drawing and declaring ---------------------------------------------------------
 
@@ -236,7 +227,7 @@ class VNHandSim(MahjongHandSim):
         """The replacement owed after a declaration or kong; False if the hand ended."""
         h = self.hand
         if h.live_count < 1:
-            self.emit({"type": "exhaustive_draw"})
+            self.take(seat, EXHAUSTIVE_DRAW)
             return False
         p = self.plant
         if (
@@ -250,11 +241,13 @@ class VNHandSim(MahjongHandSim):
             self.label(i, "DRAW_WRONG_PLACE", seat)
             p.done = True
             return True
-        self.emit({"type": "replacement", "seat": seat, "tile": CODES[self.back_tile()]})
+        self.take(seat, {"type": "replacement"}, tile=CODES[self.back_tile()])
         return True
 
     def declare(self, seat: int, t: int) -> bool:
-        self.emit({"type": "flower", "seat": seat, "tile": CODES[t]})
+        """The seat declares the bonus tile ``t`` (as its legal actions list it), then
+        draws the replacement."""
+        self.take(seat, {"type": "flower", "tile": CODES[t]})
         return self.replacement(seat)
 
     def to_declare(self, seat: int, off_turn: bool = False) -> int | None:
@@ -324,13 +317,13 @@ class VNHandSim(MahjongHandSim):
         self.play(("act", self.dealer))
 
     def do_draw(self, seat: int) -> State:
-        if self.wall_empty():
+        if self.wall_empty(seat):
             return None
         if self.plant is not None and not self.plant.done:
             taken, state = self.plant_draw(seat)
             if taken:
                 return state
-        self.emit({"type": "draw", "seat": seat, "tile": CODES[self.live_tile()]})
+        self.take(seat, {"type": "draw"}, tile=CODES[self.live_tile()])
         return ("act", seat)
 
     def do_act(self, seat: int) -> State:
@@ -347,11 +340,11 @@ class VNHandSim(MahjongHandSim):
         if self.active(seat):
             t = self.self_draw_tile(seat)
             if t is not None and self.near(seat) < 0 and self.complete(seat):
-                score, _ = self.candidate(seat, t, WinSource.SELF_DRAW)
+                score = self.listed_win(seat, t, WinSource.SELF_DRAW)
                 if score is not None and self.bots[seat].accepts_win(score.phan, h.live_count):
-                    self.win(seat, t, None, score)
+                    self.take_win(seat, t, None, score)
                     return None
-        if self.chosen_kong(seat) is not None:
+        if self.chosen_kong(seat, self.legal(seat, KONGS)) is not None:
             return ("act", seat) if self.replacement(seat) else None
         return self.do_discard(seat)
 
@@ -387,10 +380,12 @@ class VNHandSim(MahjongHandSim):
         self.discard(seat, t)
         return ("claims", seat)
 
-    def discard(self, seat: int, t: int) -> int:
+    def discard(self, seat: int, t: int, planted: bool = False) -> int:
+        """The seat's discard of ``t``: a listed one, or (``planted``) the plant's."""
         h = self.hand
         first = h.initial and seat == self.dealer
-        i = self.emit({"type": "discard", "seat": seat, "tile": CODES[t]})
+        ev = {"type": "discard", "tile": CODES[t]}
+        i = self.emit({**ev, "seat": seat}) if planted else self.take(seat, ev)
         if t < N_KINDS:
             self.visible[t] += 1
         p = self.plant
@@ -417,12 +412,12 @@ class VNHandSim(MahjongHandSim):
         for s in order:
             if not self.active(s) or self.near(s) > 0 or not self.complete(s, t):
                 continue
-            score, _ = self.candidate(s, t, WinSource.DISCARD)
+            score = self.listed_win(s, t, WinSource.DISCARD)
             if score is None or not self.bots[s].accepts_win(score.phan, h.live_count):
                 continue
             if won and self.rng.random() >= self.bots[s].vn.double_call:
                 continue
-            self.win(s, t, discarder, score)  # a second caller is overridden (#27, INFO)
+            self.take_win(s, t, discarder, score)  # a second caller is overridden (#27, INFO)
             won = True
         if won:
             return None
@@ -477,7 +472,7 @@ class VNHandSim(MahjongHandSim):
             used = [INDEX[x] for x in e["tiles"]]
             used.remove(t)
             if bot.wants_meld(v, t, "chow", used):
-                return self.legal(s, dict(e, seat=s, **{"from": (s - 1) % 4}))
+                return self.listed_claim(s, dict(e, seat=s, **{"from": (s - 1) % 4}))
         if not self.wild(s, t):
             return None
         c = h.concealed[s]
@@ -506,7 +501,7 @@ class VNHandSim(MahjongHandSim):
         c = self.hand.concealed[seat]
         return [x for x in range(N_KINDS, len(c)) if c[x] and t in self._domain(x)]
 
-    def legal(self, seat: int, ev: dict[str, Any]) -> dict[str, Any]:
+    def listed_claim(self, seat: int, ev: dict[str, Any]) -> dict[str, Any]:
         """The engine's own event for a claim the bot chose (raises if it is not legal)."""
         for e in self.hand.legal_claims(seat):
             if e["type"] == ev["type"] and sorted(e.get("tiles", ())) == sorted(
@@ -600,7 +595,7 @@ class VNHandSim(MahjongHandSim):
             self.keep.add((seat, flowers[0]))
             p.pending[seat] = "FLOWER_NOT_DECLARED"
             p.done = True
-            self.discard(seat, t)
+            self.discard(seat, t, planted=True)
             return True, ("claims", seat)
         if p.kind == FLOWER_WITHOUT_REPLACEMENT:
             self.emit({"type": "flower", "seat": seat, "tile": CODES[flowers[0]]})
@@ -609,7 +604,7 @@ class VNHandSim(MahjongHandSim):
             t = self.discard_choice(seat)
             if t is None:
                 raise SimulationError("flower without replacement left no natural tile")
-            self.discard(seat, t)
+            self.discard(seat, t, planted=True)
             return True, ("claims", seat)
         return False, None
 
@@ -664,7 +659,7 @@ class VNHandSim(MahjongHandSim):
             others = [s for s in range(4) if s != seat and self.active(s) and self.near(s) <= 0]
             if held and (kind == BONUS_DISCARDED or others):
                 x = held[self.rng.randrange(len(held))]
-                i = self.discard(seat, x)
+                i = self.discard(seat, x, planted=True)
                 self.label(i, "BONUS_DISCARDED", seat)
                 p.done = kind == BONUS_DISCARDED
                 self.bonus_win = kind == WIN_ON_BONUS_DISCARD
@@ -688,7 +683,7 @@ class VNHandSim(MahjongHandSim):
         t = self.discard_choice(seat)
         if t is None:
             raise SimulationError("kong without replacement left no natural tile")
-        self.discard(seat, t)
+        self.discard(seat, t, planted=True)
         return ("claims", seat)
 
     def plant_claims(self, discarder: int, t: int) -> tuple[bool, State]:
@@ -818,7 +813,7 @@ class VNHandSim(MahjongHandSim):
             o = order[1 + self.rng.randrange(2)]
             x = self.discard_choice(o) if self.active(o) else None
             if x is not None:
-                i = self.discard(o, x)
+                i = self.discard(o, x, planted=True)
                 self.label(i, "OUT_OF_TURN", o)
                 self.label(i, "SHORT_HAND", o)
                 p.done = True
@@ -827,7 +822,7 @@ class VNHandSim(MahjongHandSim):
             o = order[0]
             x = self.discard_choice(o) if self.active(o) else None
             if x is not None:
-                i = self.discard(o, x)
+                i = self.discard(o, x, planted=True)
                 self.label(i, "SHORT_HAND", o)
                 p.done = True
                 self.unclaimed = None

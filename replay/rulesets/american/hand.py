@@ -34,6 +34,7 @@ Checklist numbers (#n) in comments are those of american.md §9.2.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,7 @@ N = 4
 WIND_NAMES = "ESWN"
 CHARLESTON_EVENTS = frozenset({"charleston_pass", "charleston_stop", "courtesy_pass"})
 CALL_SIZES = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}
+CALL_KINDS = frozenset(CALL_SIZES)
 # Pass number -> seat offset of the receiver (right = next seat, across = +2, left = -1).
 PASS_OFFSET = {1: 1, 2: 2, 3: 3, 4: 3, 5: 2, 6: 1}
 PASS_NAME = {1: "right", 2: "across", 3: "left", 4: "left", 5: "across", 6: "right"}
@@ -1420,11 +1422,21 @@ class AmericanHand(FollowsTheLog, HandFindings):
 
     # -- simulator helpers -------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        """The events ``seat`` may legally make now (see the module docstring)."""
+    def legal_actions(
+        self, seat: int, kinds: Collection[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The events ``seat`` may legally make now (see the module docstring); only
+        those of the types ``kinds`` when given (a driver whose bot has chosen what to do
+        asks for just that: the card match a win needs is the costly part). In play the
+        turn player may record the ``exhaustive_draw`` once a wall game is possible."""
+        out = self._legal_actions(seat, _ACTION_KINDS if kinds is None else kinds)
+        return out if kinds is None else [a for a in out if a["type"] in kinds]
+
+    def _legal_actions(self, seat: int, wanted: Collection[str]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if self.phase == "ended" or seat in self.dead:
             return out
+        win = "win" in wanted
         if self.phase == "charleston":
             k = self.charleston_next
             if k is not None and seat not in self.pass_parts:
@@ -1440,7 +1452,8 @@ class AmericanHand(FollowsTheLog, HandFindings):
             if k == 4 and self.pass_no is None:
                 out.append({"type": "charleston_stop", "seat": seat})
             if (
-                seat == self.dealer
+                win
+                and seat == self.dealer
                 and not self.charleston_seen
                 and self.opts.east_initial_mahjong
                 and self.winning_match(seat) is not None
@@ -1458,10 +1471,12 @@ class AmericanHand(FollowsTheLog, HandFindings):
                 )
             if seat != self.dealer or k is not None:
                 return out
+        if seat == self.turn and self.phase == "play" and self.wall_game_possible:
+            out.append({"type": "exhaustive_draw"})
         if seat == self.turn and self.holding:
             for t in sorted(self.hands[seat]):
                 out.append({"type": "discard", "seat": seat, "tile": t})
-            for target in range(N):
+            for target in range(N) if "joker_exchange" in wanted else ():
                 for i, e in enumerate(self.exposures[target]):
                     if JOKER in e.tiles:
                         for t in self.hands[seat]:
@@ -1475,7 +1490,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
                                         "exposure": i,
                                     }
                                 )
-            if self.turn_by in ("draw", "call") and self.winning_match(seat) is not None:
+            if win and self.turn_by in ("draw", "call") and self.winning_match(seat) is not None:
                 tile = self.drawn if self.turn_by == "draw" else self.call_tile
                 ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": tile}
                 out.append(ev)
@@ -1484,9 +1499,10 @@ class AmericanHand(FollowsTheLog, HandFindings):
             out.append({"type": "draw", "seat": seat})
         d = self.latest
         if d is not None and d.open and d.seat != seat and d.tile != JOKER:
-            if self.winning_match(seat, d.tile) is not None:
+            if win and self.winning_match(seat, d.tile) is not None:
                 out.append({"type": "win", "seat": seat, "tile": d.tile, "from": d.seat})
-            if self.remaining > 0 or self.opts.last_discard_exposure_call:
+            calls = not CALL_KINDS.isdisjoint(wanted)
+            if calls and (self.remaining > 0 or self.opts.last_discard_exposure_call):
                 k_t = kind(d.tile)
                 naturals = [t for t in self.hands[seat].elements() if t != JOKER and kind(t) == k_t]
                 jokers = self.hands[seat][JOKER]
@@ -1530,3 +1546,6 @@ _HANDLERS = {
     "exhaustive_draw": AmericanHand.on_exhaustive_draw,
     "abandon": AmericanHand.on_abandon,
 }
+# The event types :meth:`AmericanHand.legal_actions` lists (announcements and an abandon
+# are the table's, never a move it offers).
+_ACTION_KINDS = frozenset(_HANDLERS) - {"announce", "abandon"}

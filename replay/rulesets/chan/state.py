@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,10 @@ OPENING, TURN, DRAWN, MUST_DISCARD, CHIU_DISCARD, ENDED = (
     "must_discard",
     "chiu_discard",
     "ended",
+)
+# The event types :meth:`ChanHand.legal_events` lists.
+_EVENT_KINDS = frozenset(
+    ("win", "chiu", "khai", "draw", "exhaustive_draw", "pass", "eat", "discard")
 )
 STOCK_SIZE = 23
 ERRORS_1_9 = (
@@ -342,16 +346,20 @@ class ChanHand(HandFindings):
         frm = None if live.owner == p else live.owner
         return WinCheck(p, via, live.card, frm, present, auto_value(present, self.opts))
 
-    def legal_events(self, p: int) -> list[dict[str, Any]]:
-        """Every event p may record now without a CORRUPT_LOG finding (for a simulator).
+    def legal_events(self, p: int, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """Every event p may record now without a CORRUPT_LOG finding (for a simulator);
+        only those of the types ``kinds`` when given (a driver whose bot has chosen what
+        to do asks for just that: the win and eat tests are the costly part).
 
         Eats that would be violations are included (a bot may choose to commit one); use
-        :meth:`eat_options` to see their codes. Discards list each distinct card once.
+        :meth:`eat_options` to see their codes. Discards list each distinct card once; a
+        thiên khai (§3.3) lists each quad held on one's own turn.
         """
         out: list[dict[str, Any]] = []
         if self.phase == ENDED:
             return out
-        check = self.win_check(p)
+        wanted = _EVENT_KINDS if kinds is None else kinds
+        check = self.win_check(p) if "win" in wanted else None
         if check is not None:
             ev: dict[str, Any] = {"type": "win", "seat": p, "tile": check.tile, "via": check.via}
             if check.from_ is not None:
@@ -360,12 +368,15 @@ class ChanHand(HandFindings):
                 ev["with"] = [check.tile] * 3
             out.append(ev)
         live = self.live
-        card = self.chiu_options(p)
+        card = self.chiu_options(p) if "chiu" in wanted else None
         if card is not None and live is not None:
             out.append(
                 {"type": "chiu", "seat": p, "tile": card, "from": live.owner, "with": [card] * 3}
             )
         mine = self.turn == p
+        if mine and "khai" in wanted:
+            hand = self.hands[p]
+            out += [{"type": "khai", "seat": p, "tile": c} for c in sorted(hand) if hand[c] == 4]
         if mine and self.phase == TURN:
             if self.stock_left > (1 if self.opts.last_stock_card_dead else 0):
                 out.append({"type": "draw", "seat": p, "tile": self.next_card() or "?"})
@@ -373,17 +384,24 @@ class ChanHand(HandFindings):
                 out.append({"type": "exhaustive_draw"})  # §5.6: the turn player must draw
         if mine and self.phase == DRAWN:
             out.append({"type": "pass", "seat": p})
-        for opt in self.eat_options(p):
-            out.append(
-                {"type": "eat", "seat": p, "tile": opt.card, "from": opt.from_, "with": opt.with_}
-            )
+        if "eat" in wanted:
+            for opt in self.eat_options(p):
+                out.append(
+                    {
+                        "type": "eat",
+                        "seat": p,
+                        "tile": opt.card,
+                        "from": opt.from_,
+                        "with": opt.with_,
+                    }
+                )
         discarding = (mine and self.phase in (MUST_DISCARD, OPENING)) or (
             self.phase == CHIU_DISCARD and self.chiu_actor == p
         )
         if discarding:
             for c in sorted(self.hands[p]):
                 out.append({"type": "discard", "seat": p, "tile": c})
-        return out
+        return out if kinds is None else [e for e in out if e["type"] in kinds]
 
     def next_card(self) -> str | None:
         """The top nọc card when the record has a ``wall`` (None when unknown)."""

@@ -32,6 +32,7 @@ from mjaudit.parts.replay.engine.turns import (
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions
 from mjaudit.parts.replay.rulesets.hk.patterns import WinContext, WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas, settle
+from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand, handlers
 from mjaudit.parts.replay.rulesets.mahjong.hand import WinClaim as MahjongWinClaim
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
@@ -1280,6 +1281,82 @@ class HKHand(MahjongHand):
             heavenly=heavenly,
             earthly=earthly,
         )
+
+    # -- the actions a seat may make ---------------------------------------------------
+
+    def valid_win(self, seat: int, t: int, source: WinSource) -> HandScore | None:
+        """The score of a win ``seat`` may declare on ``t`` now without a FALSE_WIN (a
+        complete hand at the minimum, not a dead hand; a robbing win as §3.8 allows it),
+        else None. Does not change state."""
+        if seat in self.dead:
+            return None
+        c = self.concealed[seat][:34]
+        if source is not WinSource.SELF_DRAW:
+            c[t] += 1
+        if not is_complete(c, len(self.melds[seat])):  # the cheap test first
+            return None
+        ctx = self.win_context(seat, t, source)
+        score = None if ctx is None else evaluate(ctx, self.opts)
+        if score is None or not score.meets_min_fan:
+            return None
+        if source is WinSource.ROBBED_KONG:
+            assert self.rob is not None
+            thirteen = any(p == "thirteen_orphans" for p, _ in score.patterns)
+            if not (
+                self.rob[2] is MeldKind.ADDED_KONG
+                or (
+                    self.rob[2] is MeldKind.CONCEALED_KONG
+                    and thirteen
+                    and self.opts.rob_concealed_kong_for_thirteen_orphans
+                )
+            ):
+                return None
+        return score
+
+    def win_event(self, seat: int, t: int, frm: int | None, robbed: bool = False) -> dict[str, Any]:
+        ev: dict[str, Any] = {"type": "win", "seat": seat, "tile": CODES[t]}
+        if frm is not None:
+            ev["from"] = frm
+        if robbed:
+            ev["robbed_kong"] = True
+        return ev
+
+    def self_actions(self, seat: int, win: bool = True) -> list[dict[str, Any]]:
+        """hk-classic's bonus tiles (on the turn, or by anyone once the dealer has drawn
+        in the initial phase, §2.5), then the own kongs and (``win``) a self-drawn win
+        (listed without the ``claim``: the value the winner claims is theirs)."""
+        out: list[dict[str, Any]] = []
+        c = self.concealed[seat]
+        acting = seat == self.turn and self.phase == ACT
+        if self.classic and (acting or (self.initial and self.phase == ACT)):
+            out += [
+                {"type": "flower", "seat": seat, "tile": CODES[t]}
+                for t in range(FIRST_BONUS, len(c))
+                if c[t]
+            ]
+        if not acting:
+            return out
+        out += self.own_kongs(seat)
+        t = self.drawn
+        if not win or t is None or not c[t]:
+            return out
+        if self.valid_win(seat, t, WinSource.SELF_DRAW) is not None:
+            out.append(self.win_event(seat, t, None))
+        return out
+
+    def win_actions(self, seat: int) -> list[dict[str, Any]]:
+        """A win on another seat's live discard (even the last one), or on the tile of
+        the kong another seat has just declared (§3.8)."""
+        live, rob = self.live, self.rob
+        if live is not None and live.claimable and live.seat != seat:
+            frm, t, source = live.seat, live.tile, WinSource.DISCARD
+        elif rob is not None and rob[0] != seat and rob[0] in self.owes:
+            frm, t, source = rob[0], rob[1], WinSource.ROBBED_KONG
+        else:
+            return []
+        if self.valid_win(seat, t, source) is None:
+            return []
+        return [self.win_event(seat, t, frm, robbed=source is WinSource.ROBBED_KONG)]
 
     # -- settlement ----------------------------------------------------------------------
 

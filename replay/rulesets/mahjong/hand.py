@@ -17,7 +17,7 @@ name for them (``AFTER_END``, ``UNKNOWN_ACTION``) and their sentences (``UNKNOWN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -34,6 +34,11 @@ from mjaudit.parts.replay.engine.turns import (
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind, WinSource
 
 S = TypeVar("S")  # a ruleset's hand score
+# The event types of :meth:`MahjongHand.legal_actions`, by where they come from.
+SELF_KINDS = frozenset(("flower", "concealed_kong", "added_kong", "win"))
+CLAIM_KINDS = frozenset(("win", "pung", "kong", "chow"))
+ALL_KINDS = SELF_KINDS | CLAIM_KINDS | {"draw", "replacement", "discard", "exhaustive_draw"}
+END: dict[str, Any] = {"type": "exhaustive_draw"}  # due with no live tile left (read only)
 
 
 @dataclass
@@ -184,34 +189,58 @@ class MahjongHand(MahjongTurns, HandFindings):
     PLAYING_KINDS: ClassVar[int] = 34  # the kinds that make sets (suits 0-26, honours); bonus above
     SUITED: ClassVar[int] = 27  # the kinds below it make chows
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        """The events ``seat`` may legally make now, of those the table decides: a
+    def legal_actions(self, seat: int, kinds: Container[str] | None = None) -> list[dict[str, Any]]:
+        """The events ``seat`` may legally make now (only those of the types ``kinds``
+        when given: a driver whose bot has chosen what to do asks for just that): a
         simulator's driver asks, its bot picks one, and the same engine steps it.
 
+        A replacement owed comes first and alone (``replacement`` without ``tile``: the
+        driver adds the wall's back tile), or with no live tile left the ``exhaustive_draw``.
         On its turn: a ``draw`` (without ``tile``: the driver adds the wall's next) while a
-        live tile is left; holding the tiles after its draw (``ACT``), each own kong
-        (:meth:`own_kongs`) and a discard of each kind held, lowest first; after a claim
-        (``MUST_DISCARD``), the discards. On another seat's live discard, the ruleset's
-        claims (:meth:`claim_actions`). A win needs the ruleset's scoring and a flower its
-        bonus tiles: those are the ruleset's to add (vn-160's claims list the win). Whether
-        a dead hand may still call is the ruleset's too; the table lists what it holds."""
+        live tile is left, else the ``exhaustive_draw``; holding the turn, the ruleset's
+        :meth:`self_actions` (flowers, own kongs, a self-drawn win without the value the
+        winner claims) and a discard of each kind held, lowest first. On another seat's
+        live discard, the ruleset's claims (:meth:`claim_actions`); and the ruleset's other
+        wins (:meth:`win_actions`: on the live discard, robbing a kong). Whether a dead hand may
+        still call is the ruleset's; the table lists what it holds."""
         if self.phase == ENDED:
             return []
-        out: list[dict[str, Any]] = []
-        if seat == self.turn and self.phase == WAIT and self.live_count >= 1:
-            out.append({"type": "draw", "seat": seat})
+        if seat in self.owes:  # type: ignore[attr-defined]
+            due = {"type": "replacement", "seat": seat} if self.live_count >= 1 else dict(END)
+            return [due] if kinds is None or due["type"] in kinds else []
+        wanted = ALL_KINDS if kinds is None else kinds
+        out = []
+        if not SELF_KINDS.isdisjoint(wanted):
+            out = self.self_actions(seat, "win" in wanted)
+        if seat == self.turn and self.phase == WAIT:
+            out.append({"type": "draw", "seat": seat} if self.live_count >= 1 else dict(END))
         if seat == self.turn and self.phase in (ACT, MUST_DISCARD):
-            if self.phase == ACT:
-                out += self.own_kongs(seat)
-            c = self.concealed[seat]
-            out += [
-                {"type": "discard", "seat": seat, "tile": self.CODES[t]}
-                for t in range(self.PLAYING_KINDS)
-                if c[t]
-            ]
-        elif self.live is not None and self.live.seat != seat:
+            if "discard" in wanted:
+                c = self.concealed[seat]
+                out += [
+                    {"type": "discard", "seat": seat, "tile": self.CODES[t]}
+                    for t in range(self.PLAYING_KINDS)
+                    if c[t]
+                ]
+        elif (
+            self.live is not None and self.live.seat != seat and not CLAIM_KINDS.isdisjoint(wanted)
+        ):
             out += self.claim_actions(seat)
-        return out
+        if "win" in wanted:
+            out += self.win_actions(seat)
+        return out if kinds is None else [a for a in out if a["type"] in kinds]
+
+    def self_actions(self, seat: int, win: bool = True) -> list[dict[str, Any]]:
+        """What ``seat`` may declare holding the turn, before its discard: here its own
+        kongs (a ruleset adds its flowers and, with ``win``, the self-drawn win)."""
+        if seat == self.turn and self.phase == ACT:
+            return self.own_kongs(seat)
+        return []
+
+    def win_actions(self, seat: int) -> list[dict[str, Any]]:
+        """The wins the ruleset lists apart from its claims and self actions (on the live
+        discard, robbing a kong); none here."""
+        return []
 
     def own_kongs(self, seat: int) -> list[dict[str, Any]]:
         """The kongs ``seat`` may declare holding the turn: four of a kind held, lowest

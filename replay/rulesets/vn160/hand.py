@@ -389,8 +389,9 @@ class VNHand(MahjongHand):
                 out.append(self.chow_event(seat, frm, t, key))
         return out
 
-    def self_actions(self, seat: int) -> list[dict[str, Any]]:
-        """Declarations, kongs and a self-drawn win open to the turn player (not discards)."""
+    def self_actions(self, seat: int, win: bool = True) -> list[dict[str, Any]]:
+        """Declarations, kongs and (``win``: the scoring is the costly part) a self-drawn
+        win open to the turn player (not discards)."""
         if not (self.own_turn(seat) or self.initial) or seat in self.owes:
             return []
         hand = self.concealed[seat]
@@ -412,7 +413,7 @@ class VNHand(MahjongHand):
         start = self.record.get("start_hands")
         if t is None and seat == self.dealer and self.n_discards == 0 and start:
             t = INDEX[start[seat][-1]]  # thiên ù names the dealer's last dealt tile
-        if t is not None and hand[t]:
+        if win and t is not None and hand[t]:
             score, _ = self.win_candidate(seat, t, WinSource.SELF_DRAW)
             if score is not None:
                 out.append({"type": "win", "seat": seat, "tile": CODES[t]})
