@@ -204,8 +204,12 @@ def _write_sorted(games: pl.LazyFrame, n: int, out: Path) -> None:
 
 
 def _version(path: Path) -> str:
-    """``.../part-00000012.parquet`` -> ``00000012``: the commit that wrote the file."""
-    return path.stem.rsplit("-", 1)[-1]
+    """``.../part-00000012.parquet`` -> ``00000012``: the commit that wrote the file, and
+    the batch within it (``part.000003-00000012`` -> ``00000012.000003``): an ingest
+    commit holds several batches, and a chunk reads only its batches' files. Sorted, these
+    keys are in commit and batch order."""
+    stem, _, version = path.stem.rpartition("-")
+    return f"{version}.{stem[5:]}" if stem.startswith("part.") else version
 
 
 def chunks(data: DataDir, stale: list[Path], folder: Path) -> tuple[int, Iterator[Chunk]]:
@@ -213,8 +217,9 @@ def chunks(data: DataDir, stale: list[Path], folder: Path) -> tuple[int, Iterato
     commits, each with the files of its rows: (number of chunks, the chunks).
 
     A commit writes a hand's rows in all four tables under the same version number (an
-    ingest batch, or a compaction), so the files of a chunk are the files of the versions
-    its hands files carry. Ordering games by version and reading only those files keeps
+    ingest commit, or a compaction) and, for an ingest commit's batches, the same stem, so
+    the files of a chunk are the files of the versions (and batches) its hands files
+    carry. Ordering games by version and reading only those files keeps
     the replay of an archive linear in its size, instead of scanning every file per chunk.
     The games' versions are found LOCATE_GAMES games at a time (each group a scan of the
     hands files' game ids), each group written to ``folder`` in (first version, game_id)
