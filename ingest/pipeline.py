@@ -342,6 +342,12 @@ class Ingestor:
             self.data.commit_staged(self.staged)
         self.staged, self.staged_batches, self.staged_bytes = [], 0, 0
 
+    def finish(self) -> None:
+        """Write the last batch and commit everything staged: call it at the end, or the
+        batches since the last commit are lost (a bare :meth:`flush` only stages)."""
+        self.flush()
+        self.commit()
+
     def _dedup(self, batch: _Batch) -> list[bool] | None:
         """Which hand rows of ``batch`` are new; conflicts go to the batch's quarantine."""
         buffers = batch.buffers
@@ -501,6 +507,5 @@ def ingest(
                     ingestor.add_broken(source, item)
                 else:
                     ingestor.add_record(source, item)
-        ingestor.flush()
-        ingestor.commit()
+        ingestor.finish()
     return summary
