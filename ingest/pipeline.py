@@ -1,10 +1,12 @@
 """``mjaudit ingest``: log files in, validated Parquet tables out, nothing lost.
 
-Records are parsed one by one and buffered into a batch; a batch is committed when it
-holds ``batch_bytes`` of input (or at the end), so memory stays bounded whatever the size
-of the files. Each commit is atomic (see :mod:`ingest.store`): an interrupted ingest keeps
-every batch committed before the interruption, and re-running it completes the rest,
-because records already present are recognised by key and content hash and skipped.
+Records are parsed one by one and buffered into a batch; a batch is written (its files
+staged) when it holds ``batch_bytes`` of input, so memory stays bounded whatever the size
+of the files, and the staged batches are committed together once they hold
+``commit_bytes`` of input (or at the end). Each commit is atomic (see
+:mod:`ingest.store`): an interrupted ingest keeps every commit made before the
+interruption, and re-running it completes the rest, because records already present are
+recognised by key and content hash and skipped.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ from mjaudit.parts.schemas.records import (
 from mjaudit.parts.schemas.rows import RowBuffers
 
 BATCH_BYTES = 16 << 20
+# Input per commit: a commit costs four or five Delta commits (one per table), and a
+# delta-rs commit's CPU grows with the table's log (it lists _delta_log: 2.7 ms at the
+# start, 19 ms after 2,000 commits), so one per 16 MB batch made the ingest quadratic.
+COMMIT_BYTES = 128 << 20
 INDEX_GROUP_BYTES = 64 << 20  # hands files (~160 bytes a hand) hashed at once at start
 # What a quarantine row costs in a batch beyond its raw bytes and message, so that a file of
 # millions of tiny bad lines is committed in batches of bounded memory too.
@@ -100,7 +106,14 @@ def keep_hands(tables: dict[str, pa.Table], keep: list[bool]) -> dict[str, pa.Ta
     return kept
 
 
-def partitioned(tables: dict[str, pa.Table]) -> list[Part]:
+def batch_stem(k: int) -> str:
+    """The file stem of a commit's ``k``-th batch: ``part``, then ``part.000001`` ...,
+    so a one-batch commit's files are named as before, and a partition's files sort in
+    batch order."""
+    return "part" if k == 0 else f"part.{k:06d}"
+
+
+def partitioned(tables: dict[str, pa.Table], stem: str = "part") -> list[Part]:
     """The batch's rows as one part per table and partition (quarantine: one part)."""
     parts: list[Part] = []
     hands = pl.from_arrow(tables["hands"].select(PARTITION_COLUMNS))
@@ -118,9 +131,9 @@ def partitioned(tables: dict[str, pa.Table]) -> list[Part]:
             ends = np.cumsum(np.bincount(row_code, minlength=len(names)))
             for label, end, count in zip(names, ends, np.diff(ends, prepend=0), strict=True):
                 if count:
-                    parts.append(Part(name, table.slice(end - count, count), "part", label))
+                    parts.append(Part(name, table.slice(end - count, count), stem, label))
     if tables["quarantine"].num_rows:
-        parts.append(Part("quarantine", tables["quarantine"]))
+        parts.append(Part("quarantine", tables["quarantine"], stem))
     return parts
 
 
@@ -189,13 +202,23 @@ class Ingestor:
     MAX_MESSAGES = 10
 
     def __init__(
-        self, data: DataDir, summary: IngestSummary, batch_bytes: int = BATCH_BYTES
+        self,
+        data: DataDir,
+        summary: IngestSummary,
+        batch_bytes: int = BATCH_BYTES,
+        commit_bytes: int = COMMIT_BYTES,
     ) -> None:
         self.data = data
         self.summary = summary
         self.batch_bytes = batch_bytes
+        self.commit_bytes = commit_bytes
         self.batch = _Batch()
         self.flushes = 0
+        # The files of the batches written since the last commit (none committed yet: a
+        # crash leaves them to the next writer, which deletes them as orphans).
+        self.staged: list[tuple[str, str]] = []
+        self.staged_batches = 0
+        self.staged_bytes = 0
         self.known = KeyIndex(data.work_dir("keyindex"))
         self.known.add_all(_stored_hashes(data))
         self.known_quarantine = (
@@ -281,7 +304,10 @@ class Ingestor:
                 self.flush()
 
     def flush(self) -> None:
-        """Drop records already present, quarantine key conflicts, commit the rest."""
+        """Drop records already present, quarantine key conflicts, write the rest as files
+        of the next commit; commit once the staged batches hold ``commit_bytes``. The key
+        index learns the batch's hands at once: the next batch is checked against them
+        whether or not they are committed yet."""
         batch, self.batch = self.batch, _Batch()
         keep = self._dedup(batch)
         tables = batch.buffers.to_tables()
@@ -290,7 +316,11 @@ class Ingestor:
             # the kept hand's key, so a filter on the key would keep its rows too.
             tables = keep_hands(tables, keep)
         tables["quarantine"] = self._new_quarantine(tables["quarantine"])
-        self.data.commit_parts(partitioned(tables))
+        parts = partitioned(tables, batch_stem(self.staged_batches))
+        if parts:
+            self.staged.extend(self.data.stage_parts(parts))
+            self.staged_batches += 1
+        self.staged_bytes += batch.nbytes
         self.summary.hands_added += tables["hands"].num_rows
         self.known.add(_hashed(pl.from_arrow(tables["hands"]).lazy()).collect())
         self.flushes += 1
@@ -303,6 +333,20 @@ class Ingestor:
         )
         for code in q.column("code").to_pylist():
             self.summary.quarantined[code] += 1
+        if self.staged_bytes >= self.commit_bytes:
+            self.commit()
+
+    def commit(self) -> None:
+        """Commit the staged batches (all tables in one atomic step), if any."""
+        if self.staged:
+            self.data.commit_staged(self.staged)
+        self.staged, self.staged_batches, self.staged_bytes = [], 0, 0
+
+    def finish(self) -> None:
+        """Write the last batch and commit everything staged: call it at the end, or the
+        batches since the last commit are lost (a bare :meth:`flush` only stages)."""
+        self.flush()
+        self.commit()
 
     def _dedup(self, batch: _Batch) -> list[bool] | None:
         """Which hand rows of ``batch`` are new; conflicts go to the batch's quarantine."""
@@ -405,6 +449,7 @@ def ingest(
     on_files: Callable[[list[Path]], None] = lambda files: None,
     on_progress: Callable[[int], None] = lambda n: None,
     batch_bytes: int = BATCH_BYTES,
+    commit_bytes: int = COMMIT_BYTES,
     fmt: str = "auto",
     limits: Limits = DEFAULT_LIMITS,
     on_wait: Callable[[str], None] = lambda message: None,
@@ -415,6 +460,8 @@ def ingest(
     ``hk-sheet``, ``tenhou-xml``, ``tenhou-json`` or ``mjai`` (every file is read as that
     format). ``limits``: the input limits of
     :mod:`ingest.sources` (record size, nesting, decompressed size and ratio).
+    ``commit_bytes``: input per commit (at least one batch): smaller shows readers the
+    progress of a long ingest sooner and redoes less after a crash; larger costs less.
     """
     args = list(paths)
     files = expand_paths(args, any_named_file=fmt != "auto")
@@ -435,7 +482,7 @@ def ingest(
     summary = IngestSummary(files=len(files), skipped_files=summary_skipped)
     data = DataDir(data_dir)
     with data.writing(wait=wait, on_wait=on_wait):
-        ingestor = Ingestor(data, summary, batch_bytes)
+        ingestor = Ingestor(data, summary, batch_bytes, commit_bytes)
 
         def progress(n: int) -> None:
             summary.bytes_read += n
@@ -460,5 +507,5 @@ def ingest(
                     ingestor.add_broken(source, item)
                 else:
                     ingestor.add_record(source, item)
-        ingestor.flush()
+        ingestor.finish()
     return summary

@@ -825,8 +825,10 @@ class DataDir:
                     continue
                 folder = rel.rsplit("/", 1)[0]
                 stem = _stem(rel)
-                # bucket files are kept per bucket; plain files merge per folder
-                group = (folder, "part" if stem in ("part", "compact") else rel)
+                # bucket files are kept per bucket; plain files (an ingest commit's
+                # batches: part, part.000001, ...) merge per folder
+                plain = stem in ("part", "compact") or stem.startswith("part.")
+                group = (folder, "part" if plain else rel)
                 groups.setdefault(group, []).append(rel)
             after = 0
             for (folder, kind), rels in sorted(groups.items()):

@@ -172,6 +172,15 @@ def ingest(
     workers: Annotated[
         int, typer.Option(min=1, help="Worker processes for the replay of the added hands.")
     ] = 1,
+    commit_mb: Annotated[
+        int,
+        typer.Option(
+            "--commit-mb",
+            min=1,
+            help="Input (MB) per commit: smaller shows readers a long ingest's progress sooner "
+            "and redoes less after a crash; larger costs less CPU.",
+        ),
+    ] = 128,
 ) -> None:
     """Validate log files and club score sheets and add their hands to the Parquet tables.
 
@@ -218,6 +227,7 @@ def ingest(
                 fmt=fmt.value,
                 on_files=on_files,
                 on_progress=lambda n: progress.advance(task, n),
+                commit_bytes=commit_mb << 20,
             )
     except (NoInput, DataDirBusy, DataDirError, OSError) as exc:
         _error(f"{exc}")

@@ -57,7 +57,7 @@ def commit(
         ingestor.MAX_MESSAGES = len(hands) + 10  # every refused hand's message is kept
         for hand in hands:
             ingestor.add_record(hand.source, RawRecord(1, canonical_json(hand.record)))
-        ingestor.flush()
+        ingestor.finish()
     counts = {
         "hands_added": summary.hands_added,
         "skipped_present": summary.skipped_present,

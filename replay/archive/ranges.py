@@ -1,5 +1,5 @@
 """Consecutive ranges of game ids: how the replay works through more games than it may hold
-in memory at once (a bucket's rows to sort, a bucket's stale games), a range at a time.
+in memory at once (a bucket's rows to sort and write), a range at a time.
 
 A range never splits a game, and the ranges of a cut cover every game_id (the last one
 also the rows without one), so each row falls in exactly one range. Where the cuts fall

@@ -100,3 +100,24 @@ def test_ingest_writes_one_partition_per_ruleset_and_local_month(tmp_path: Path)
         .fetchone()
     )
     assert counts == (10, 5)
+
+
+def test_compact_merges_the_batches_of_one_commit(tmp_path: Path) -> None:
+    """An ingest commit holds several batches, each its own files (part, part.000001,
+    ...): compact merges them like any plain files, rows unchanged."""
+    root = tmp_path / "data"
+    path = tmp_path / "night.jsonl"
+    write_jsonl(str(path), 20, seed=4)
+    ingest([str(path)], root, batch_bytes=20_000)  # a few hands a batch, one commit
+    data = DataDir(root)
+    before = _snapshot(data)
+    stems = {f.name.rsplit("-", 1)[0] for f in data.files("events")}
+    assert {"part", "part.000001", "part.000002"} <= stems
+    assert len(data.history()) == 2  # the empty tables, then the one ingest commit
+    data_files = len(data.files("events"))
+    with data.writing():
+        counts = data.compact()
+    assert counts["events"] == (data_files, 1)
+    for name in INGEST_TABLES:
+        assert len(data.files(name)) == 1, name
+    assert _snapshot(data) == before

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 import zstandard
 from ingest_helpers import (
@@ -481,29 +482,33 @@ def test_crash_between_batches_keeps_committed_batches_and_rerun_completes(
     recs = small(5)
     log = write_lines(tmp_path / "night.jsonl", [line(r) for r in recs])
     data = tmp_path / "data"
-    real_commit = DataDir.commit_parts
+    real_commit = DataDir.commit_staged
     batches = []
 
-    def failing_commit(self: DataDir, parts: Any, remove: Any = ()) -> int:
-        parts = list(parts)
-        hands = [p for p in parts if p.table == "hands" and p.data.num_rows]
-        if hands:  # a batch (the first, empty commit has no rows)
-            batches.append(sum(p.data.num_rows for p in hands))
+    def failing_commit(self: DataDir, written: Any, remove: Any = (), settled: Any = ()) -> int:
+        written = list(written)
+        hands = [
+            pq.ParquetFile(self.root / rel).metadata.num_rows
+            for table, rel in written
+            if table == "hands"
+        ]
+        if any(hands):  # a batch (the first, empty commit has no rows)
+            batches.append(sum(hands))
             if len(batches) == 2:
                 raise RuntimeError("simulated crash in batch 2")
-        return real_commit(self, parts, remove)
+        return real_commit(self, written, remove, settled)
 
-    monkeypatch.setattr(DataDir, "commit_parts", failing_commit)
+    monkeypatch.setattr(DataDir, "commit_staged", failing_commit)
     with pytest.raises(RuntimeError, match="simulated crash"):
-        ingest([str(log)], data, batch_bytes=1)  # one record per batch
-    monkeypatch.setattr(DataDir, "commit_parts", real_commit)
+        ingest([str(log)], data, batch_bytes=1, commit_bytes=1)  # one record per commit
+    monkeypatch.setattr(DataDir, "commit_staged", real_commit)
     assert batches == [1, 1]
 
     assert counts(data) == expected_counts(recs[:1])
     assert catalog_counts(data) == expected_counts(recs[:1])
     assert orphan_rows(data) == [0, 0, 0, 0]
 
-    summary = ingest([str(log)], data, batch_bytes=1)
+    summary = ingest([str(log)], data, batch_bytes=1, commit_bytes=1)
     assert (summary.hands_added, summary.skipped_present) == (4, 1)
     assert counts(data) == expected_counts(recs)
     assert catalog_counts(data) == expected_counts(recs)
@@ -532,7 +537,7 @@ def test_crash_inside_a_commit_leaves_the_previous_version_readable(
     monkeypatch.setattr(PartWriter, "close", failing_close)
     batch = len(line(recs[0])) + len(line(recs[1]))  # records 1-2, then bad + 3-4
     with pytest.raises(OSError, match="simulated disk failure"):
-        ingest([str(log)], data, batch_bytes=batch)
+        ingest([str(log)], data, batch_bytes=batch, commit_bytes=batch)
     monkeypatch.setattr(PartWriter, "close", real_close)
     # the second batch got as far as its hands, seats and events files
     assert written[-4:] == ["hands", "seats", "events", "recorded_results"]
@@ -544,13 +549,60 @@ def test_crash_inside_a_commit_leaves_the_previous_version_readable(
     leftovers = unlisted_files(data)
     assert leftovers["hands"] and leftovers["seats"] and leftovers["events"]  # quarantine is last
 
-    summary = ingest([str(log)], data, batch_bytes=batch)
+    summary = ingest([str(log)], data, batch_bytes=batch, commit_bytes=batch)
     assert (summary.hands_added, summary.skipped_present) == (2, 2)
     assert summary.quarantined == Counter({"MISSING_FIELD": 1})
     assert counts(data) == expected_counts(recs, quarantined=1)
     assert catalog_counts(data) == expected_counts(recs, quarantined=1)
     assert orphan_rows(data) == [0, 0, 0, 0]
     assert unlisted_files(data) == {t: [] for t in TABLES}
+
+
+def test_batches_are_committed_together_and_a_crash_loses_only_the_uncommitted_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit holds ``commit_bytes`` of input: here three one-record batches, each its
+    own files (named part, part.000001, ...), in one version; the rows are those of a
+    commit per batch. A crash in the second commit's batches keeps the first commit whole,
+    leaves no file of the unfinished one, and a re-run completes the job."""
+    recs = small(5)
+    lines = [line(r) for r in recs]
+    log = write_lines(tmp_path / "night.jsonl", lines)
+    group = sum(len(ln) for ln in lines[:3])  # records 1-3 reach it: one commit
+    one, grouped = tmp_path / "one", tmp_path / "grouped"
+    ingest([str(log)], one, batch_bytes=1, commit_bytes=1)
+    ingest([str(log)], grouped, batch_bytes=1, commit_bytes=group)
+    assert len(version_records(grouped)) == len(version_records(one)) - 3  # 2 commits, not 5
+    hands = [name.rsplit("/", 1)[-1] for name in manifest_files(grouped)["hands"]]
+    assert [name.split("-")[0] for name in hands[1:]] == [
+        "part", "part.000001", "part.000002", "part", "part.000001",
+    ]  # fmt: skip
+    for table in TABLES:
+        assert DataDir(grouped).read(table).equals(DataDir(one).read(table)), table
+
+    crashed = tmp_path / "crashed"
+    real_stage = DataDir.stage_parts
+    staged: list[int] = []
+
+    def failing_stage(self: DataDir, parts: Any) -> list[tuple[str, str]]:
+        parts = list(parts)
+        if any(p.table == "hands" and p.data.num_rows for p in parts):
+            staged.append(1)
+            if len(staged) == 5:  # the last batch of the second commit
+                raise RuntimeError("simulated crash in batch 5")
+        return real_stage(self, parts)
+
+    monkeypatch.setattr(DataDir, "stage_parts", failing_stage)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        ingest([str(log)], crashed, batch_bytes=1, commit_bytes=group)
+    monkeypatch.setattr(DataDir, "stage_parts", real_stage)
+    assert counts(crashed) == expected_counts(recs[:3])
+    assert unlisted_files(crashed)["hands"]  # batch 4's files, never committed
+    summary = ingest([str(log)], crashed, batch_bytes=1, commit_bytes=group)
+    assert (summary.hands_added, summary.skipped_present) == (2, 3)
+    assert counts(crashed) == expected_counts(recs)
+    assert unlisted_files(crashed) == {t: [] for t in TABLES}
+    assert orphan_rows(crashed) == [0, 0, 0, 0]
 
 
 def test_crash_while_building_the_catalog_is_repaired_by_a_rerun(

@@ -75,10 +75,10 @@ def test_chunks_finishing_in_any_order_give_the_same_files(tmp_path, logs, monke
     assert not (many / ".work").exists()
 
 
-def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
-    """plan() joins the keys of a large archive in passes: any number of passes finds the
-    same new, changed and vanished games, and writes each bucket's the same, sorted
-    all at once or a game at a time."""
+def test_plan_finds_the_new_changed_and_vanished_games(tmp_path, logs, monkeypatch):
+    """plan() is one DuckDB join within PLAN_MEMORY: with another limit and row group size
+    it finds the same new, changed and vanished games, and writes each bucket's sorted,
+    each game once, in row groups of at most STALE_ROW_GROUP."""
     root = tmp_path / "data"
     ingest([str(logs[0])], root)
     replay_archive(root)
@@ -90,16 +90,19 @@ def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
         data.commit_parts([], first[:1])
     results = data.scan("hand_results").collect()
     replays = []
-    for per_pass, sort_games in ((10**6, 10**6), (7, 10**6), (1, 10**6), (7, 1)):
-        monkeypatch.setattr(planning, "PLAN_HANDS_PER_PASS", per_pass)
-        monkeypatch.setattr(planning, "SORT_GAMES", sort_games)
-        monkeypatch.setattr(planning, "SAMPLE_GAMES", sort_games)
-        monkeypatch.setattr(ranges, "PER_RANGE", 1)
+    for memory, row_group in (("1GB", 10_000), ("64MB", 3)):
+        monkeypatch.setattr(planning, "PLAN_MEMORY", memory)
+        monkeypatch.setattr(planning, "STALE_ROW_GROUP", row_group)
         with data.writing():
             found = planning.plan(data)
             games = {
                 b: pl.read_parquet(found.stale_file(b))["game_id"].to_list() for b in found.games
             }
+            for b in found.games:
+                meta = pq.ParquetFile(found.stale_file(b)).metadata
+                assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= (
+                    row_group
+                )
         replays.append((found.hands, found.stale, found.unsupported, found.games, games))
     assert all(replay == replays[0] for replay in replays)
     hands, stale, _, counts, by_bucket = replays[0]
@@ -113,31 +116,6 @@ def test_plan_in_passes_finds_the_same_stale_games(tmp_path, logs, monkeypatch):
     games = {g for gs in by_bucket.values() for g in gs}
     assert games == {g for g, _ in keys ^ done}
     assert {g for g, _ in done - keys} and {g for g, _ in keys - done}  # vanished and new
-
-
-def test_stale_games_are_written_sorted_a_range_at_a_time(tmp_path, monkeypatch):
-    """A bucket's stale games are sorted SORT_GAMES at a time, the ranges placed by a
-    sample of them: the file holds each game once, in order, in small row groups."""
-    ids = [f"game-{i * 7919 % 1000:04d}" for i in range(1000)]
-    found = tmp_path / "found.parquet"
-    pl.DataFrame({"game_id": ids}).write_parquet(found)
-    monkeypatch.setattr(planning, "SORT_GAMES", 100)
-    monkeypatch.setattr(planning, "SAMPLE_GAMES", 50)
-    monkeypatch.setattr(planning, "STALE_ROW_GROUP", 64)
-    monkeypatch.setattr(ranges, "PER_RANGE", 5)
-    spans: list[ranges.GameRange] = []
-
-    def in_range(frame: pl.LazyFrame, span: ranges.GameRange) -> pl.LazyFrame:
-        spans.append(span)
-        return ranges.in_range(frame, span)
-
-    monkeypatch.setattr(planning, "in_range", in_range)
-    out = tmp_path / "stale.parquet"
-    planning._write_sorted(pl.scan_parquet(found), 1000, out)
-    assert len(spans) > 5  # the sort really went a range at a time
-    assert pl.read_parquet(out)["game_id"].to_list() == sorted(ids)
-    meta = pq.ParquetFile(out).metadata
-    assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= 64
 
 
 def test_rerun_replays_only_new_or_changed_games(tmp_path, logs):

@@ -2,8 +2,8 @@
 
 The commands run in subprocesses and are killed with SIGKILL at seeded random moments.
 The archive (4 files, about 40 MB, 5,200 hands) takes a few seconds to ingest and is
-committed in three batches of the default 16 MB, so kills land before, between and after
-commits. After every kill the folder must be readable and consistent, hold a whole number
+committed in three batches of 16 MB, a commit each (`--commit-mb 16`), so kills land
+before, between and after commits. After every kill the folder must be readable and consistent, hold a whole number
 of batches, and a re-run must finish the job exactly.
 """
 
@@ -37,6 +37,9 @@ from mjaudit.parts.replay.archive.update import replay_archive
 FILES, HANDS_PER_FILE = 4, 1300
 TOTAL = FILES * HANDS_PER_FILE
 BUSY = "another mjaudit command is writing"
+# A commit per 16 MB batch (the default commits 128 MB at once, the whole archive here),
+# so that kills land between commits.
+COMMIT_MB = 16
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +49,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict:
     archive = base / "archive"
     write_archive(archive, FILES, HANDS_PER_FILE)
     ingested = base / "ingested"
-    summary = ingest([str(archive)], ingested)
+    summary = ingest([str(archive)], ingested, commit_bytes=COMMIT_MB << 20)
     assert summary.hands_added == TOTAL
     boundaries = hand_boundaries(ingested)
     assert len(boundaries) >= 4, boundaries  # at least three commits: kills can land between
@@ -78,7 +81,14 @@ def test_ingest_killed_at_random_points_then_completed(world, tmp_path):
     previous = 0
     for after in points:
         killed = run_and_kill(
-            "ingest", str(world["archive"]), "--data", str(root), cwd=tmp_path, after=after
+            "ingest",
+            str(world["archive"]),
+            "--data",
+            str(root),
+            "--commit-mb",
+            str(COMMIT_MB),
+            cwd=tmp_path,
+            after=after,
         )
         if not DataDir(root).exists():
             assert killed.killed  # killed before its first commit: nothing to read yet
