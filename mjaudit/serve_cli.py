@@ -75,9 +75,10 @@ def serve(
         _err.print(f"admin token: {escape(str(config.admin_token_file))} (readable by you only)")
     _err.print(f"serving http://{host}:{port} (API: /docs); journal {config.journal}")
     sys.stderr.flush()
-    # The journal's fsync runs in a thread that needs the GIL back to answer its posts:
-    # at Python's default switch interval (5 ms) it waited that long whenever the event
-    # loop was busy, on every fsync, and a post waits for one or two of them.
+    # The server's threads (the journal's fsync thread of --sync os and the compaction,
+    # the commit pool's hand-off of the results) need the GIL back to give their results
+    # to the loop: at Python's default switch interval (5 ms) each waited that long
+    # whenever the event loop was busy.
     sys.setswitchinterval(GIL_SWITCH)
     # Tables post every few seconds: a keep-alive shorter than that would make each post
     # open a new connection (uvicorn's default is 5 s). uvloop and httptools are taken
