@@ -17,6 +17,7 @@ from rich.markup import escape
 from mjaudit.parts.service.sync import Sync
 
 EXIT_USAGE = 2
+GIL_SWITCH = 0.0005  # seconds: sys.setswitchinterval of the server (default 0.005)
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -74,13 +75,20 @@ def serve(
         _err.print(f"admin token: {escape(str(config.admin_token_file))} (readable by you only)")
     _err.print(f"serving http://{host}:{port} (API: /docs); journal {config.journal}")
     sys.stderr.flush()
+    # The server's threads (the journal's fsync thread of --sync os and the compaction,
+    # the commit pool's hand-off of the results) need the GIL back to give their results
+    # to the loop: at Python's default switch interval (5 ms) each waited that long
+    # whenever the event loop was busy.
+    sys.setswitchinterval(GIL_SWITCH)
     # Tables post every few seconds: a keep-alive shorter than that would make each post
-    # open a new connection (uvicorn's default is 5 s).
+    # open a new connection (uvicorn's default is 5 s). uvloop and httptools are taken
+    # when installed (uvicorn's "auto"; both are dependencies), else asyncio and h11.
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level="warning",
+        access_log=False,
         ws="websockets-sansio",
         timeout_keep_alive=75,
     )

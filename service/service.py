@@ -56,6 +56,21 @@ class ApiError(Exception):
         return {"error": self.code, "message": self.message, **self.extra}
 
 
+GC_GEN0 = 50_000  # container objects allocated (net) between two young collections
+
+
+def settle_gc() -> None:
+    """Keep the collector's pauses off the posts. What start-up made (modules, the
+    rebuilt hands) lives as long as the server: frozen out of every pass. A post's own
+    objects die by reference count within the post; at Python's default threshold (700)
+    a young pass ran every few posts, promoting whatever was in flight (the posts waiting
+    for the journal) and so bringing on full passes over every open and ended hand, 0.1
+    s and more each (bench/serve.py, docs/serve.md). At 50,000 a young pass comes every
+    few thousand posts and the full ones all but never."""
+    gc.freeze()
+    gc.set_threshold(GC_GEN0, *gc.get_threshold()[1:])
+
+
 def hand_id(game_id: str, hand_no: int) -> str:
     """The id of hand ``hand_no`` of ``game_id``: the same on every server, every run."""
     return hashlib.blake2b(f"{game_id}\0{hand_no}".encode(), digest_size=8).hexdigest()
@@ -112,9 +127,7 @@ class Service:
         for hand in pending:
             await self._commit(hand)
         self.journal.compact()
-        # What start-up made (modules, the rebuilt hands) lives as long as the server: kept
-        # out of the collector's full passes, which would otherwise pause the posts.
-        gc.freeze()
+        settle_gc()
 
     async def stop(self) -> None:
         await self.committer.stop()
