@@ -551,8 +551,9 @@ def overview(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     give: :func:`overview_raw` reads the hand rows then."""
     con = totalled(con, f)
     if f.players:
-        whole = None if _unreplayed(con) else _overview_of_players(con, f)
-        return whole if whole is not None else with_players(overview_raw)(con, f)
+        if _sat_whole_sittings(con, f):
+            return _overview_of_players(con, f)
+        return with_players(overview_raw)(con, f)
     where, params = f.summary_where()
     sittings, hands, wins, draws, first, last = _row(
         con,
@@ -585,45 +586,89 @@ _SAME_GROUP = " AND ".join(
 )
 
 
-def _overview_of_players(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any] | None:
-    """The headline of the hands the selected players sat at, from the summary rows: a
-    group's hands, wins and draws are theirs when one of them sat every hand of it (what
-    a sitting is almost always). None when some group has a selected player for only
-    part of its hands: which hands, only the hand rows say (4.5 s at 10M hands, where
-    these sums take a fraction of a second)."""
+def _chosen(f: Filters) -> tuple[str, list[object]]:
+    """The CTE ``sel``: each summary group (under the filters) at which a chosen player
+    sat, with the most hands one of them sat there (``sat``)."""
     where, params = f.summary_where("g")
-    marks = _marks(f.players)
-    sel = f"""sel AS (
+    return (
+        f"""sel AS (
         SELECT g.game_id, g.ruleset, g.game, g.source_kind, g.venue, g."table", g.day,
                max(g.hands) AS sat
-        FROM main.player_games g WHERE {where} AND g.player IN ({marks})
-        GROUP BY ALL)"""
-    sel_params = [*params, *f.players]
-    partial, sittings, hands, wins, draws, first, last = _row(
+        FROM main.player_games g WHERE {where} AND g.player IN ({_marks(f.players)})
+        GROUP BY ALL)""",
+        [*params, *f.players],
+    )
+
+
+def _sat_whole_sittings(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
+    """Whether, at every sitting a chosen player sat at, one of them sat every hand the
+    filters select (what a sitting almost always is): the hand figures of the chosen
+    players are then those of whole summary groups. Not so when a substitute took a
+    chosen player's seat for some hands: which hands, only the hand rows say."""
+    if _unreplayed(con):
+        return False
+    sel, params = _chosen(f)
+    where, dparams = f.summary_where("d")
+    (partial,) = _row(
         con,
         f"""WITH {sel}
-        SELECT count(*) FILTER (WHERE sel.sat < d.hands), count(DISTINCT d.game_id),
-               coalesce(sum(d.hands), 0)::BIGINT, coalesce(sum(d.wins), 0)::BIGINT,
-               coalesce(sum(d.draws), 0)::BIGINT, min(d.day), max(d.day)
+        SELECT count(*) FROM main.game_days d LEFT JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}
+        WHERE {where} AND d.game_id IN (SELECT game_id FROM sel)
+              AND (sel.sat IS NULL OR sel.sat < d.hands)""",
+        [*params, *dparams],
+    )
+    return partial == 0
+
+
+def _chosen_rows(f: Filters, alias: str) -> tuple[str, list[object]]:
+    """A condition on a summary or findings row (``alias``): of a sitting a chosen player
+    sat at, and theirs or seatless. Only where :func:`_sat_whole_sittings` holds (then the
+    seatless findings of those sittings are all of hands they sat at); needs ``sel``."""
+    return (
+        f"{alias}.game_id IN (SELECT game_id FROM sel) AND ({alias}.player IN "
+        f"({_marks(f.players)}) OR {alias}.player IS NULL)",
+        list(f.players),
+    )
+
+
+def _of_chosen(f: Filters, alias: str) -> tuple[tuple[str, list[object]], str, list[object]]:
+    """For a summary query with players chosen (and :func:`_sat_whole_sittings`): the
+    condition to add (`` AND ...``, its parameters) and the ``sel`` CTE to put first in
+    its WITH list (``"sel AS (...),"``, its parameters); nothing without players."""
+    if not f.players:
+        return ("", []), "", []
+    sel, sel_params = _chosen(f)
+    mine, mparams = _chosen_rows(f, alias)
+    return (f" AND {mine}", mparams), f"{sel},", sel_params
+
+
+def _overview_of_players(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
+    """The headline of the hands the chosen players sat at, from the summary rows of
+    their sittings (:func:`_sat_whole_sittings` holds): a fraction of a second at 10M
+    hands, where reading those sittings' hand rows took 4.5 s."""
+    sel, sel_params = _chosen(f)
+    sittings, hands, wins, draws, first, last = _row(
+        con,
+        f"""WITH {sel}
+        SELECT count(DISTINCT d.game_id), coalesce(sum(d.hands), 0)::BIGINT,
+               coalesce(sum(d.wins), 0)::BIGINT, coalesce(sum(d.draws), 0)::BIGINT,
+               min(d.day), max(d.day)
         FROM main.game_days d JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}""",
         sel_params,
     )
-    if partial:
-        return None
     (players,) = _row(
         con,
         f"""WITH {sel} SELECT count(DISTINCT p.player) FROM main.player_games p
         JOIN sel ON {_SAME_GROUP.format(a="p", b="sel")}""",
         sel_params,
     )
-    cwhere, cparams = f.summary_where("c")
+    where, params = f.summary_where("c")
+    mine, mparams = _chosen_rows(f, "c")
     (violations,) = _row(
         con,
         f"""WITH {sel} SELECT coalesce(sum(c.n), 0)::BIGINT FROM main.finding_counts c
-        WHERE {cwhere} AND c.class = 'PLAYER_VIOLATION' AND (c.player IN ({marks})
-              OR (c.player IS NULL AND EXISTS (
-                  SELECT 1 FROM sel WHERE {_SAME_GROUP.format(a="c", b="sel")})))""",
-        [*sel_params, *cparams, *f.players],
+        WHERE {where} AND c.class = 'PLAYER_VIOLATION' AND {mine}""",
+        [*sel_params, *params, *mparams],
     )
     return _headline(sittings, hands, hands, wins, draws, players, violations, first, last)
 
@@ -1289,13 +1334,15 @@ def findings(
     from the findings and hands files, the count from the summary (with players
     selected, :func:`findings_raw`: their seatless findings are those of hands they sat
     at), so the page needs no hand rows in memory."""
-    if f.players:
+    if f.players and not _sat_whole_sittings(con, f):
         return with_players(findings_raw)(con, f, codes, classes, limit, offset)
     where, params = f.summary_where()
     for column, values in (("code", codes), ("class", classes)):
         if values:
             where += f" AND g.{column} IN ({_marks(values)})"
             params = [*params, *values]
+    chosen, cte, cte_params = _of_chosen(f, "g")
+    where, params = where + chosen[0], [*params, *chosen[1]]
     # The sittings whose findings can be on this page: newest last hand first, those
     # holding the first offset + limit findings (at most that many sittings: each has
     # one); every finding outside them started before the earliest hand of those (T), so
@@ -1303,11 +1350,11 @@ def findings(
     # the files (game_id pushed down).
     spans, sparams = _spans(f)
     counts = f"""
-        WITH c AS MATERIALIZED (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g
+        WITH {cte} c AS MATERIALIZED (SELECT g.game_id, sum(g.n) AS n FROM finding_counts g
                                 WHERE {where} GROUP BY g.game_id),
         j AS MATERIALIZED (SELECT s.*, c.n FROM c JOIN ({spans}) s USING (game_id))
     """
-    cparams = [*params, *sparams]
+    cparams = [*cte_params, *params, *sparams]
     need = offset + limit
     newest = con.execute(
         counts + "SELECT first_at, n, (SELECT sum(n) FROM j) FROM j "
@@ -1338,6 +1385,9 @@ def findings(
         if values:
             where += f" AND fi.{column} IN ({_marks(values)})"
             params = [*params, *values]
+    if f.players:  # the page's sittings are theirs: their findings and the seatless ones
+        where += f" AND (fi.player IN ({_marks(f.players)}) OR fi.player IS NULL)"
+        params = [*params, *f.players]
     frame = _frame(
         con,
         _FINDINGS_PAGE.format(games=_marks(games), where=where, game=_game_column(con)),
@@ -1409,23 +1459,26 @@ def finding_counts(
     """Matching findings counted by code (with class) and by player, from the summary
     (with players selected, :func:`finding_counts_raw`: their seatless findings are those
     of the hands they sat at)."""
-    if f.players:
+    if f.players and not _sat_whole_sittings(con, f):
         return with_players(finding_counts_raw)(con, f, codes, classes)
     where, params = f.summary_where()
     for column, values in (("code", codes), ("class", classes)):
         if values:
             where += f" AND g.{column} IN ({_marks(values)})"
             params = [*params, *values]
+    chosen, cte, cte_params = _of_chosen(f, "g")
+    with_ = f"WITH {cte.rstrip(', ')} " if cte else ""
+    where, params = where + chosen[0], [*cte_params, *params, *chosen[1]]
     return {
         "by_code": _frame(
             con,
-            f"""SELECT g.code, g.class, sum(g.n)::BIGINT AS n FROM finding_counts g
+            f"""{with_}SELECT g.code, g.class, sum(g.n)::BIGINT AS n FROM finding_counts g
             WHERE {where} GROUP BY ALL ORDER BY n DESC, code""",
             params,
         ),
         "by_player": _frame(
             con,
-            f"""SELECT g.player, sum(g.n)::BIGINT AS n FROM finding_counts g
+            f"""{with_}SELECT g.player, sum(g.n)::BIGINT AS n FROM finding_counts g
             WHERE {where} AND g.player IS NOT NULL GROUP BY ALL ORDER BY n DESC, player""",
             params,
         ),

@@ -45,7 +45,9 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     assert "mjaudit/py.typed" in names
     for part in ("replay", "ingest", "schemas", "dashboards", "service"):
         assert f"mjaudit/parts/{part}/__init__.py" in names
-    assert "mjaudit/parts/replay/rulesets/american/cards/sample.yaml" in names  # package data comes along
+    assert (
+        "mjaudit/parts/replay/rulesets/american/cards/sample.yaml" in names
+    )  # package data comes along
     for folder in ("american", "chan", "hk", "riichi", "vn160"):  # the rules references
         assert f"mjaudit/parts/replay/rulesets/{folder}/checklist.json" in names
 

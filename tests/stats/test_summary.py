@@ -464,9 +464,13 @@ def test_the_overview_of_chosen_players_sums_their_sittings_unless_one_was_left_
     data.load_facts(con)
     for who, whole in (((stayed,), True), ((left,), False), ((left, stayed), True)):
         f = Filters(players=who)
-        summed = data._overview_of_players(con, f)
-        assert (summed is not None) is whole, who
-        _same(data.overview(con, f), data.overview_raw(con, f), f"overview {who}")
-        if summed is not None:
-            _same(summed, data.overview_raw(con, f), f"summed {who}")
-            assert summed["hands"] > 0
+        assert data._sat_whole_sittings(con, f) is whole, who
+        raw = data.overview_raw(con, f)
+        _same(data.overview(con, f), raw, f"overview {who}")
+        if whole:
+            _same(data._overview_of_players(con, f), raw, f"summed {who}")
+        assert raw["hands"] > 0
+        _same(data.finding_counts(con, f), data.finding_counts_raw(con, f), f"counts {who}")
+        for limit, offset in ((500, 0), (2, 1)):
+            got = data.findings(con, f, limit=limit, offset=offset)
+            _same(got, data.findings_raw(con, f, limit=limit, offset=offset), f"page {who}")
