@@ -156,7 +156,7 @@ def test_only_chan_data_defaults_to_chan(tmp_path: Path, use_data: UseData) -> N
     assert at.radio(key="f_game").value == "chan" and at.radio(key="f_game").options == ["chắn"]
     assert metric(at, "Hands") == "1"
     # not replayed: the replayer still draws the cards from the log
-    at = app("replayer", game=CHAN_GAME, hand="1", event="1")
+    at = app("replayer", sitting=CHAN_GAME, hand="1", event="1")
     no_exception(at)
     assert 'data-meld="eat"' in at.html[0].value
 
@@ -170,7 +170,7 @@ def _faces(html: str, seat: int, part: str) -> list[tuple[str, str]]:
 
 def test_replayer_draws_chan_cards_and_events(chan_data: Path, use_data: UseData) -> None:
     use_data(chan_data)
-    at = app("replayer", game=CHAN_GAME, hand="2", event="4")
+    at = app("replayer", sitting=CHAN_GAME, hand="2", event="4")
     no_exception(at)
     assert "chi khai: exposes four CC (chi chi)" in at.markdown[0].value
     html = at.html[0].value
@@ -185,17 +185,17 @@ def test_replayer_draws_chan_cards_and_events(chan_data: Path, use_data: UseData
     no_exception(at)
     assert any("Cước: Tám đỏ 8, Gà tám đỏ 5, Lèo 2" in m.value for m in at.markdown)
     assert any("an wins, on their own draw, 15 điểm" in m.value for m in at.markdown)
-    at = app("replayer", game=CHAN_GAME, hand="1", event="14")
+    at = app("replayer", sitting=CHAN_GAME, hand="1", event="14")
     assert any("Cước: Tôm 4, Chì 1, Tôm 1" in m.value for m in at.markdown)
     # a bắt báo: the finding of the replay tables, at its event
-    at = app("replayer", game=CHAN_GAME, hand="3", event="3")
+    at = app("replayer", sitting=CHAN_GAME, hand="3", event="3")
     assert any("DANH_CA_CHAN" in e.value for e in at.error)
     assert "#c92a2a" in at.html[0].value.split('data-seat="1"', 1)[1][:300]
 
 
 def test_replayer_shows_american_and_vn160_events(chan_data: Path, use_data: UseData) -> None:
     use_data(chan_data)
-    at = app("replayer", game=US_GAME, hand="1", event="8")
+    at = app("replayer", sitting=US_GAME, hand="1", event="8")
     no_exception(at)
     assert "an passes left (Charleston pass 3, blind)" in at.markdown[0].value
     at.slider(key="r_event").set_value(21).run()
@@ -204,7 +204,7 @@ def test_replayer_shows_american_and_vn160_events(chan_data: Path, use_data: Use
     assert re.findall(r'data-meld="pung"[^>]*>(.*?)</span>', html)[0].count('data-tile="E"') == 3
     assert 'data-tile="J"' in html.split('data-seat="1"', 1)[1].split("data-seat=", 1)[0]
     assert any("after event 21" in c.value for c in at.code)  # the same view, as text
-    at = app("replayer", game=VN_GAME, hand="1", event="3")
+    at = app("replayer", sitting=VN_GAME, hand="1", event="3")
     no_exception(at)
     html = at.html[0].value
     assert 'data-tile="BP"' in html and 'data-tile="k2"' in html
@@ -240,7 +240,7 @@ def test_chan_stats_from_the_real_chan_engine(tmp_path: Path, use_data: UseData)
     assert metric(at, "Average score") == "14"
     names = set(at.dataframe[1].value["name"])
     assert {"Xuông", "Chíu ù", "Bạch thủ chi", "Gà chì bạch thủ"} <= names
-    at = app("replayer", game="chan-worked-x2", hand="1")
+    at = app("replayer", sitting="chan-worked-x2", hand="1")
     at.button(key="r_last").click().run()
     no_exception(at)
     assert any("Lèo 2 ×2" in m.value for m in at.markdown)  # two lèo, each its dịch

@@ -53,7 +53,7 @@ def test_the_replayer_offers_the_hands_report(
     demo_data: Path, use_data: UseData, media: dict[str, tuple[bytes, str | None]], tmp_path: Path
 ) -> None:
     use_data(demo_data)
-    at = app("replayer", game=GAME, hand="4", event="2")
+    at = app("replayer", sitting=GAME, hand="4", event="2")
     no_exception(at)
     data, name = _downloaded(at, "r_report", media)
     assert name == f"{GAME}-hand-4.html"

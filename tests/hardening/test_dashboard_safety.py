@@ -244,7 +244,7 @@ def test_pages_with_injection_in_every_url_parameter_and_no_writes(
     before = snapshot(archive)
     monkeypatch.setenv("MJAUDIT_DATA", str(archive))
     names = ["ruleset", "venue", "table", "players", "source", "since", "until", "name",
-             "window", "min_hands", "code", "class", "game", "hand", "event"]  # fmt: skip
+             "window", "min_hands", "code", "class", "game", "sitting", "hand", "event"]  # fmt: skip
     for text in [*INJECTIONS[:3], "2026-02-01' OR '1'='1"]:
         for page in PAGES:
             opened[:] = [None]
@@ -259,7 +259,7 @@ def test_pages_with_injection_in_every_url_parameter_and_no_writes(
     # a replayer link to a file path, or with SQL, opens no file and shows a real sitting
     for game in ("../../etc/passwd", "/etc/passwd", "' OR 1=1 --", "..%2F..%2Fetc%2Fpasswd"):
         opened[:] = [None]
-        at = app("replayer", game=game, hand="1", event="0")
+        at = app("replayer", sitting=game, hand="1", event="0")
         files = opened[1:]
         opened.clear()
         assert not at.exception
@@ -269,7 +269,7 @@ def test_pages_with_injection_in_every_url_parameter_and_no_writes(
     for page in PAGES:
         at = app(page)
         assert not at.exception
-    at = app("replayer", game=GAME, hand="1")
+    at = app("replayer", sitting=GAME, hand="1")
     at.button(key="r_next").click().run()
     at.button(key="r_last").click().run()
     at = app()
