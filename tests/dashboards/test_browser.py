@@ -210,6 +210,8 @@ def test_chan_pages_in_a_browser(  # type: ignore[no-untyped-def]
         assert "game=chan" in page.url
         _shot(page, "chan-cuoc")
         _open(page, url + f"replayer?sitting={CHAN_GAME}&hand=2&event=4", "thiên khai")
+        # "thiên khai" also names a cước on the fans page just left: wait for the table
+        _settle_at(page, 4)
         table = page.locator(".mj-table")
         red = table.locator('[data-seat="2"] img[data-tile="CC"][data-colour="red"]')
         assert red.count() == 4
