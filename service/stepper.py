@@ -12,9 +12,11 @@ What it raises at each event is what the replay of the record so far raises ther
   a state reads the same events at every step as a replay of the prefix would;
 * the deal (``start``) may read the events (the Hong Kong, vn-160 and american states
   check every event's tile codes there, and read the first event): a post is stepped
-  only if a fresh state started on the record with its events raises at the deal what the
-  live one raised (:meth:`Stepper.deal_holds`); otherwise the post is judged by the whole
-  replay and the live state dropped;
+  only if a fresh state started on the record with its events would raise at the deal
+  what the live one raised (:meth:`Stepper.deal_holds`: the state's ``deal_admits`` says
+  so per event without dealing again; when it says no, or a state has none, the deal is
+  made again); otherwise the post is judged by the whole replay and the live state
+  dropped;
 * anything unusual (a ruleset not on :class:`HandRules`, a record its ruleset does not
   walk, a bad option, a deal that stops the hand or fails) has no stepper: the whole
   replay judges those posts, as before.
@@ -112,6 +114,13 @@ class Stepper:
     def deal_holds(self, events: list[dict[str, Any]]) -> bool:
         """Would the deal, made again with ``events`` posted after the accepted ones,
         raise what it raised? (It reads the events: their tile codes, the first one.)"""
+        # The state says when the new events cannot change its deal (``deal_admits``: their
+        # tile codes are known, none is the first event), which spares dealing again at
+        # every post; when it cannot say, or says no, the deal is made again to know.
+        admits = getattr(self.hand, "deal_admits", None)
+        first = len(self.record["events"])
+        if admits is not None and all(admits(i, ev) for i, ev in enumerate(events, first)):
+            return True
         record = {**self.record, "events": [*self.record["events"], *events]}
         fresh = _dealt(self.rules, record, self.previous)
         return fresh is not None and tuple(fresh.findings) == self.deal

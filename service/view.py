@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.run import POSITIONS, VIEWS, position_text, table_view
+from mjaudit.parts.replay.engine.view import TableSummary
 
 
 def _model(view: Any) -> dict[str, Any]:
@@ -32,10 +33,14 @@ def table_model(record: dict[str, Any]) -> dict[str, Any] | None:
 def state_summary(ruleset: str, state: Any, at: int) -> dict[str, Any] | None:
     """The summary of a hand state a replay's observer was handed after event ``at``:
     the post's answer comes from the replay that judged it, not from stepping again.
+    Read off the state by the ruleset's ``state_summary`` when it has one (the seats'
+    tiles, groups and discards of its whole view are not built); else off its view.
     None when the ruleset gives no view of its state."""
     rs = registry.get(ruleset)
     if rs is None or rs.state_view is None:
         return None
+    if rs.state_summary is not None:
+        return summary_json(rs.state_summary(state, at))
     return summary(_model(rs.state_view(state, at)))
 
 
@@ -49,16 +54,30 @@ def position(record: dict[str, Any]) -> str | None:
 
 def summary(model: dict[str, Any] | None) -> dict[str, Any]:
     """Whose turn, who acted last, the wall, the dead hands: what a table's screen shows
-    beside a post."""
+    beside a post (of a view model, :func:`table_model`)."""
     if model is None:
         return {}
-    dead = {str(s["seat"]): list(s["status"]) for s in model["seats"] if s.get("status")}
+    return summary_json(
+        TableSummary(
+            n_events=model["n_events"],
+            event=model["event"],
+            actor=model["actor"],
+            turn=model["turn"],
+            stock=model["stock"],
+            live=model.get("live"),
+            status=tuple(tuple(s.get("status") or ()) for s in model["seats"]),
+        )
+    )
+
+
+def summary_json(s: TableSummary) -> dict[str, Any]:
+    """A :class:`TableSummary` as a post answers it: the dead hands by seat, with why."""
     return {
-        "events": model["n_events"],
-        "event": model["event"],
-        "actor": model["actor"],
-        "turn": model["turn"],
-        "wall": model["stock"],
-        "live": model.get("live"),
-        "dead": dead,
+        "events": s.n_events,
+        "event": s.event,
+        "actor": s.actor,
+        "turn": s.turn,
+        "wall": s.stock,
+        "live": s.live,
+        "dead": {str(seat): list(status) for seat, status in enumerate(s.status) if status},
     }

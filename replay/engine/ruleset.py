@@ -15,7 +15,7 @@ from typing import Any
 
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.scorecard import Scorer
-from mjaudit.parts.replay.engine.view import TableView, position_text
+from mjaudit.parts.replay.engine.view import TableSummary, TableView, position_text
 from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
 from mjaudit.parts.schemas.rulesets import Game, RulesetShape
 
@@ -29,6 +29,9 @@ own hand state stepped to event ``at``."""
 StateViewFn = Callable[[Any, int | None], TableView]
 """``(hand state, at) -> TableView``: the view of a hand state already stepped to event
 ``at``, as a replay's observer sees it (what :data:`ViewFn` gives after stepping)."""
+StateSummaryFn = Callable[[Any, int | None], TableSummary]
+"""``(hand state, at) -> TableSummary``: the few fields of :data:`StateViewFn`'s view the
+live service answers a post with, without building the rest."""
 
 
 def patterns_text(rep: HandReport) -> str:
@@ -58,6 +61,9 @@ class Ruleset:
     # The view of the state a replay's observer is handed: the live service answers each
     # post with it, from the replay that judged the post, instead of stepping again.
     state_view: StateViewFn | None = None
+    # Its short summary (whose turn, the wall, who is out of play): what a post's answer
+    # shows, at a fraction of the view's cost; None: the service reads it off the view.
+    state_summary: StateSummaryFn | None = None
 
     @property
     def position(self) -> PositionFn | None:

@@ -91,6 +91,22 @@ class TableView:
 
 
 @dataclass(frozen=True)
+class TableSummary:
+    """The few fields of the table after event ``at`` that the live service answers each
+    post with (whose turn, the wall, who is out of play), as its :class:`TableView` has
+    them; read off a state without the seats' tiles, groups and discards, which cost the
+    most to build and which the answer does not show."""
+
+    n_events: int
+    event: Mapping[str, Any] | None  # the event at ``at`` (None: the deal)
+    actor: int | None
+    turn: int | None
+    stock: int | None
+    live: int | None
+    status: tuple[tuple[str, ...], ...]  # per seat, as its SeatView's
+
+
+@dataclass(frozen=True)
 class SeatState:
     """What a family reads off its state for one seat, before the event's marks."""
 
@@ -180,6 +196,38 @@ def _seat_view(
     )
 
 
+def _event_at(
+    record: Mapping[str, Any], at: int | None
+) -> tuple[Sequence[Mapping[str, Any]], int, Mapping[str, Any]]:
+    """The record's events, the index of event ``at`` (-1: the deal) and the event ({})."""
+    events = record.get("events") or []
+    index = -1 if at is None else at
+    return events, index, events[index] if index >= 0 else {}
+
+
+def build_summary(
+    record: Mapping[str, Any],
+    at: int | None,
+    status: Sequence[tuple[str, ...]],
+    *,
+    stock: int | None,
+    live: int | None = None,
+    turn: int | None,
+) -> TableSummary:
+    """The :class:`TableSummary` of ``record`` after event ``at`` from what a family read
+    off its state: the fields :func:`build_view` gives those names."""
+    events, index, ev = _event_at(record, at)
+    return TableSummary(
+        n_events=len(events),
+        event=ev if index >= 0 else None,
+        actor=_seat_of(ev, "seat", len(record["players"])),
+        turn=turn,
+        stock=stock,
+        live=live,
+        status=tuple(status),
+    )
+
+
 def build_view(
     record: Mapping[str, Any],
     at: int | None,
@@ -198,9 +246,7 @@ def build_view(
     """The :class:`TableView` of ``record`` after event ``at`` (None: the deal) from what a
     family read off its state; the findings are those raised at or before the event.
     ``draws_face_up``: a drawn card lands on its drawer's discards (chắn's cửa)."""
-    events = record.get("events") or []
-    index = -1 if at is None else at
-    ev: Mapping[str, Any] = events[index] if index >= 0 else {}
+    events, index, ev = _event_at(record, at)
     names = list(record["players"])
     actor = _seat_of(ev, "seat", len(names))
     shown = tuple(f for f in findings if at is None or f.event_index is None or f.event_index <= at)

@@ -16,7 +16,7 @@ from mjaudit.parts.replay.sim import rulesets as simulated
 from mjaudit.parts.replay.sim import simulate
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
 from mjaudit.parts.service.session import Raised, raised
-from mjaudit.parts.service.stepper import Stepper
+from mjaudit.parts.service.stepper import Stepper, _dealt
 
 from tests.service.riichi_game import real_game
 
@@ -119,3 +119,25 @@ def test_a_tile_the_deal_refuses_is_judged_by_the_whole_replay() -> None:
     live.step(record["events"][:5])
     assert not live.deal_holds([{"type": "flower", "seat": 0, "tile": "f1"}])
     assert live.deal_holds(record["events"][5:6])
+
+
+BAD_CODE = {"type": "discard", "seat": 0, "tile": "not-a-tile"}
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_an_event_the_state_admits_leaves_a_deal_made_again_as_it_was(ruleset: str) -> None:
+    """``deal_admits`` spares the live service a deal per post: wherever it says an event
+    leaves the deal as it was, a deal made again with the event raises what it raised."""
+    admitted = 0
+    for record, previous in sitting(ruleset):
+        header = {k: v for k, v in record.items() if k not in ("events", "result")}
+        events = record["events"]
+        live = Stepper.begin(header, [], events[:1], previous)
+        assert live is not None
+        for i, ev in enumerate([*events[1:], BAD_CODE], 1):
+            if not live.hand.deal_admits(i, ev):
+                continue
+            admitted += ev is not BAD_CODE
+            fresh = _dealt(live.rules, {**header, "events": [*events[:i], ev]}, previous)
+            assert fresh is not None and tuple(fresh.findings) == live.deal, f"event {i}"
+    assert admitted > 0  # the real events are admitted: the shortcut is taken

@@ -119,6 +119,14 @@ class _Courtesy:
     index: int
 
 
+def _event_codes(ev: dict[str, Any]) -> list[object]:
+    """The tile fields of an event that #3 checks (a ``tile`` field even when null)."""
+    codes: list[object] = [ev["tile"]] if "tile" in ev else []
+    codes += ev.get("with") or ()
+    codes += (t["tile"] if isinstance(t, dict) else t for t in ev.get("tiles") or ())
+    return codes
+
+
 @dataclass
 class AmericanHand(FollowsTheLog, HandFindings):
     """One hand's table. After an out-of-turn draw or discard the table follows the log
@@ -379,12 +387,15 @@ class AmericanHand(FollowsTheLog, HandFindings):
                 check(code, f"start hand of seat {seat}", None, seat)
         for i, ev in enumerate(rec.get("events", [])):
             where = f"event {i} ({ev.get('type')})"
-            if "tile" in ev:
-                check(ev["tile"], where, i, ev.get("seat"))
-            for t in ev.get("with") or ():
-                check(t, where, i, ev.get("seat"))
-            for t in ev.get("tiles") or ():
-                check(t["tile"] if isinstance(t, dict) else t, where, i, ev.get("seat"))
+            for code in _event_codes(ev):
+                check(code, where, i, ev.get("seat"))
+
+    def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
+        """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
+        It reads the first event (East's first draw) and every event's tile codes (#3): a
+        later event whose codes are all known leaves it as it was, so the live service
+        need not deal again to know (service/stepper.py)."""
+        return index > 0 and all(map(is_known, _event_codes(ev)))
 
     def _check_wall_set(self, wall: list[str]) -> None:
         """#6: the wall holds the 152 tiles."""

@@ -4,12 +4,24 @@ Charleston stage."""
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView, build_view
+from mjaudit.parts.replay.engine.view import (
+    MeldView,
+    SeatState,
+    SteppedView,
+    TableSummary,
+    TableView,
+    build_summary,
+    build_view,
+)
 from mjaudit.parts.replay.rulesets.american.hand import WIND_NAMES, AmericanHand
 from mjaudit.parts.replay.rulesets.american.replayer import replay_to
 
 # An exposure is named by its size (§4.1): a pung of three up to a sextet of six.
 GROUP_NAMES = {2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
+
+
+def _status(hand: AmericanHand, seat: int) -> tuple[str, ...]:
+    return (f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else ()
 
 
 def _seat(hand: AmericanHand, seat: int) -> SeatState:
@@ -20,7 +32,7 @@ def _seat(hand: AmericanHand, seat: int) -> SeatState:
             for e in hand.exposures[seat]
         ),
         discards=tuple((t, False) for t in hand.discards[seat]),
-        status=(f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else (),
+        status=_status(hand, seat),
         wind=WIND_NAMES[(seat - hand.dealer) % len(WIND_NAMES)],
     )
 
@@ -39,6 +51,14 @@ def view_of(hand: AmericanHand, at: int | None) -> TableView:
         dealer=hand.dealer,
         turn=hand.turn,
         extras=(("phase", stage),),
+    )
+
+
+def summary_of(hand: AmericanHand, at: int | None) -> TableSummary:
+    """The summary of a stepped :class:`AmericanHand` (the fields its view gives those names)."""
+    seats = range(len(hand.record["players"]))
+    return build_summary(
+        hand.record, at, [_status(hand, s) for s in seats], stock=hand.remaining, turn=hand.turn
     )
 
 

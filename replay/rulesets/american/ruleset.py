@@ -6,7 +6,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.american.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.american.position import american_view, view_of
+from mjaudit.parts.replay.rulesets.american.position import american_view, summary_of, view_of
 from mjaudit.parts.replay.rulesets.american.replayer import replay_american
 from mjaudit.parts.replay.rulesets.american.score import score
 
@@ -26,5 +26,6 @@ RULESETS = (
         scorer=score,
         unit="card points",
         state_view=view_of,
+        state_summary=summary_of,
     ),
 )

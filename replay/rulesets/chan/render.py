@@ -5,7 +5,15 @@ cửa, the live card, and per player the arrangement of the hand (chắn, cạ, 
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView, build_view
+from mjaudit.parts.replay.engine.view import (
+    MeldView,
+    SeatState,
+    SteppedView,
+    TableSummary,
+    TableView,
+    build_summary,
+    build_view,
+)
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, display
 from mjaudit.parts.replay.rulesets.chan.combos import arrange
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_to
@@ -21,8 +29,7 @@ def _from(hand: ChanHand, index: int | None) -> int | None:
     return frm if isinstance(frm, int) and not isinstance(frm, bool) else None
 
 
-def _seat(hand: ChanHand, p: int) -> SeatState:
-    counts = hand.concealed(p)
+def _status(hand: ChanHand, p: int) -> tuple[str, ...]:
     status = []
     if p in hand.out:
         status.append(f"out: {hand.out[p][1]}")
@@ -30,6 +37,11 @@ def _seat(hand: ChanHand, p: int) -> SeatState:
         status.append("barred (bỏ ù)")
     if p in hand.cannot_win:
         status.append(f"cannot win: {hand.cannot_win[p]}")
+    return tuple(status)
+
+
+def _seat(hand: ChanHand, p: int) -> SeatState:
+    counts = hand.concealed(p)
     arr = arrange(counts)
     shape = f"{len(arr.chan)} chắn, {len(arr.ca)} cạ, què: {' '.join(arr.que) or '-'}"
     waits = hand.wait(p) if hand.holding(p) == 19 else frozenset()
@@ -42,7 +54,7 @@ def _seat(hand: ChanHand, p: int) -> SeatState:
             MeldView(e.how, tuple(e.cards), _from(hand, e.index)) for e in hand.exposed_of(p)
         ),
         discards=tuple((c, False) for c in row),
-        status=tuple(status),
+        status=_status(hand, p),
         extras=(("arrangement", shape),),
     )
 
@@ -71,6 +83,12 @@ def view_of(hand: ChanHand, at: int | None) -> TableView:
         extras=tuple(extras),
         draws_face_up=True,  # bốc nọc: the card is turned face up onto the drawer's cửa
     )
+
+
+def summary_of(hand: ChanHand, at: int | None) -> TableSummary:
+    """The summary of a stepped :class:`ChanHand` (the fields its view gives those names)."""
+    status = [_status(hand, p) for p in range(hand.n)]
+    return build_summary(hand.record, at, status, stock=hand.stock_left, turn=hand.turn)
 
 
 chan_view = SteppedView(replay_to, view_of)  # the table after an event of a chắn hand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.chan.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.chan.render import chan_view, view_of
+from mjaudit.parts.replay.rulesets.chan.render import chan_view, summary_of, view_of
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_chan
 from mjaudit.parts.replay.rulesets.chan.score import score_chan
 
@@ -25,5 +25,6 @@ RULESETS = (
         scorer=score_chan,
         unit="điểm",
         state_view=view_of,
+        state_summary=summary_of,
     ),
 )

@@ -411,6 +411,12 @@ class ChanHand(HandFindings):
 
     # ------------------------------------------------------------------ start
 
+    def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
+        """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
+        Always: it reads none of the events (the header only: the hands, the cái card and the previous hand), so
+        the live service need not deal again (service/stepper.py)."""
+        return True
+
     def start(self) -> None:
         rec = self.record
         n = self.n

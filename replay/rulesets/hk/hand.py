@@ -390,6 +390,19 @@ class HKHand(MahjongHand):
                 if code is not None and INDEX[code] not in allowed:
                     bad(f"event {i} ({ev['type']})", i, ev.get("seat"), code)
 
+    def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
+        """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
+        It reads the first event (the dealer's 14th tile) and every event's tile codes (#4):
+        a later event whose codes are all of this preset's set leaves it as it was, so the
+        live service need not deal again to know (service/stepper.py)."""
+        if index == 0:
+            return False
+        codes = ALLOWED_CODES[self.ruleset]
+        tile = ev.get("tile")
+        return (tile is None or (isinstance(tile, str) and tile in codes)) and all(
+            isinstance(c, str) and c in codes for c in ev.get("tiles") or ()
+        )
+
     # -- helpers -----------------------------------------------------------------------
 
     def take(self, seat: int, t: int, k: int = 1) -> None:

@@ -3,10 +3,16 @@ dashboard's replayer, ``mjaudit report``), read off the replay's own :class:`HKH
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView
+from mjaudit.parts.replay.engine.view import (
+    MeldView,
+    SeatState,
+    SteppedView,
+    TableSummary,
+    TableView,
+)
 from mjaudit.parts.replay.rulesets.hk.hand import CODES, WIND_CODES, HKHand
 from mjaudit.parts.replay.rulesets.hk.replayer import replay_to
-from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
+from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_summary, mahjong_view
 
 
 def _wind(hand: HKHand, seat: int) -> str:
@@ -14,6 +20,10 @@ def _wind(hand: HKHand, seat: int) -> str:
     if hand.n == 4:
         return WIND_CODES[(seat - hand.dealer) % 4]
     return "E" if seat == hand.dealer else "W"
+
+
+def _status(hand: HKHand, seat: int) -> tuple[str, ...]:
+    return (f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else ()
 
 
 def _seat(hand: HKHand, seat: int) -> SeatState:
@@ -28,7 +38,7 @@ def _seat(hand: HKHand, seat: int) -> SeatState:
         ),
         discards=tuple((CODES[d.tile], d.claimed) for d in hand.discards[seat]),
         flowers=tuple(CODES[t] for t in hand.flowers[seat]),
-        status=(f"DEAD ({hand.dead[seat]})",) if seat in hand.dead else (),
+        status=_status(hand, seat),
         wind=_wind(hand, seat),
     )
 
@@ -36,6 +46,11 @@ def _seat(hand: HKHand, seat: int) -> SeatState:
 def view_of(hand: HKHand, at: int | None) -> TableView:
     """The view model of a stepped :class:`HKHand`."""
     return mahjong_view(hand, at, _seat, WIND_CODES[hand.prevailing])
+
+
+def summary_of(hand: HKHand, at: int | None) -> TableSummary:
+    """The summary of a stepped :class:`HKHand` (the fields its view gives those names)."""
+    return mahjong_summary(hand, at, _status)
 
 
 hk_view = SteppedView(replay_to, view_of)  # the table after an event of a Hong Kong hand

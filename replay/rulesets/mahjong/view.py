@@ -8,7 +8,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from mjaudit.parts.replay.engine.findings import Finding
-from mjaudit.parts.replay.engine.view import SeatState, TableView, build_view
+from mjaudit.parts.replay.engine.view import (
+    SeatState,
+    TableSummary,
+    TableView,
+    build_summary,
+    build_view,
+)
 
 
 class MahjongTable(Protocol):
@@ -39,5 +45,20 @@ def mahjong_view(
         live=hand.live_count,
         prevailing=prevailing,
         dealer=hand.dealer,
+        turn=hand.turn,
+    )
+
+
+def mahjong_summary(
+    hand: H, at: int | None, status: Callable[[H, int], tuple[str, ...]]
+) -> TableSummary:
+    """The :class:`TableSummary` of a stepped mahjong hand, ``status`` reading a seat's
+    (the one its ``seat`` gives its view)."""
+    return build_summary(
+        hand.record,
+        at,
+        [status(hand, s) for s in range(hand.n)],
+        stock=hand.undrawn,
+        live=hand.live_count,
         turn=hand.turn,
     )

@@ -160,6 +160,12 @@ class RiichiHand(MahjongHand):
 
     # -- the deal ------------------------------------------------------------------------------
 
+    def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
+        """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
+        Always: it reads none of the events (the header only: the hands, the dora indicators), so
+        the live service need not deal again (service/stepper.py)."""
+        return True
+
     def start(self) -> None:
         rec = self.record
         hands = rec.get("start_hands")

@@ -4,11 +4,21 @@ dora indicators and the riichi sticks on the table."""
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import MeldView, SeatState, SteppedView, TableView
-from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_view
+from mjaudit.parts.replay.engine.view import (
+    MeldView,
+    SeatState,
+    SteppedView,
+    TableSummary,
+    TableView,
+)
+from mjaudit.parts.replay.rulesets.mahjong.view import mahjong_summary, mahjong_view
 from mjaudit.parts.replay.rulesets.riichi.hand import RiichiHand
 from mjaudit.parts.replay.rulesets.riichi.replayer import replay_to
 from mjaudit.parts.replay.rulesets.riichi.tiles import KINDS, TILE_INDEX
+
+
+def _status(hand: RiichiHand, seat: int) -> tuple[str, ...]:
+    return ("RIICHI",) if hand.riichi_waits[seat] is not None else ()
 
 
 def _seat(hand: RiichiHand, seat: int) -> SeatState:
@@ -26,7 +36,7 @@ def _seat(hand: RiichiHand, seat: int) -> SeatState:
             for c, frm in zip(hand.calls[seat], hand.call_from[seat], strict=False)
         ),
         discards=tuple((KINDS[t], False) for t in hand.discards[seat]),
-        status=("RIICHI",) if waits is not None else (),
+        status=_status(hand, seat),
         wind=hand.wind(seat),
         extras=tuple(extras),
     )
@@ -35,6 +45,11 @@ def _seat(hand: RiichiHand, seat: int) -> SeatState:
 def view_of(hand: RiichiHand, at: int | None) -> TableView:
     """The view model of a stepped :class:`RiichiHand`."""
     return mahjong_view(hand, at, _seat, hand.record.get("prevailing_wind") or "E")
+
+
+def summary_of(hand: RiichiHand, at: int | None) -> TableSummary:
+    """The summary of a stepped :class:`RiichiHand` (the fields its view gives those names)."""
+    return mahjong_summary(hand, at, _status)
 
 
 riichi_view = SteppedView(replay_to, view_of)  # the table after an event of a riichi hand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.riichi.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.riichi.render import riichi_view, view_of
+from mjaudit.parts.replay.rulesets.riichi.render import riichi_view, summary_of, view_of
 from mjaudit.parts.replay.rulesets.riichi.replayer import replay_riichi
 
 
@@ -27,5 +27,6 @@ RULESETS = (
         score_line,
         unit="han",
         state_view=view_of,
+        state_summary=summary_of,
     ),
 )

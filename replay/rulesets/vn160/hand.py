@@ -297,13 +297,27 @@ class VNHand(MahjongHand):
             hands[seat].append(self.wall[50 + k])
         return hands
 
+    def _known(self, c: object) -> bool:
+        """A vn-160 code of a khung set in play (#2)."""
+        t = INDEX.get(c) if isinstance(c, str) else None  # type: ignore[call-overload]
+        return t is not None and self.limits[t] > 0
+
+    @staticmethod
+    def _event_codes(ev: dict[str, Any]) -> list[object]:
+        """The tile fields of an event that #2 checks."""
+        codes = (ev.get("tile"), *(ev.get("tiles") or ()), *(ev.get("with") or ()))
+        return [c for c in codes if c is not None]
+
+    def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
+        """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
+        Of the events it reads only the tile codes (#2): an event whose codes are all known
+        leaves it as it was, so the live service need not deal again (service/stepper.py)."""
+        return all(map(self._known, self._event_codes(ev)))
+
     def _check_codes(self) -> None:
         """#2 UNKNOWN_TILE: every tile field is a vn-160 code of a khung set in play."""
         rec = self.record
-
-        def ok(c: object) -> bool:
-            t = INDEX.get(c) if isinstance(c, str) else None  # type: ignore[call-overload]
-            return t is not None and self.limits[t] > 0
+        ok = self._known
 
         def bad(where: str, index: int | None, seat: int | None, c: object) -> None:
             self.hard(index, seat, "UNKNOWN_TILE", f"{where}: {c!r} is not a tile of this game")
@@ -317,8 +331,8 @@ class VNHand(MahjongHand):
                 if not ok(c):
                     bad(f"start hand of seat {seat}", None, seat, c)
         for i, ev in enumerate(rec["events"]):
-            for c in (ev.get("tile"), *(ev.get("tiles") or ()), *(ev.get("with") or ())):
-                if c is not None and not ok(c):
+            for c in self._event_codes(ev):
+                if not ok(c):
                     bad(f"event {i} ({ev.get('type')})", i, ev.get("seat"), c)
 
     # -- queries -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjaudit.parts.replay.engine.findings import HandReport
 from mjaudit.parts.replay.engine.ruleset import Ruleset, patterns_text
 from mjaudit.parts.replay.rulesets.vn160.options import OPTION_NAMES
-from mjaudit.parts.replay.rulesets.vn160.render import view_of, vn160_view
+from mjaudit.parts.replay.rulesets.vn160.render import summary_of, view_of, vn160_view
 from mjaudit.parts.replay.rulesets.vn160.replayer import replay_vn160
 from mjaudit.parts.replay.rulesets.vn160.score import score_vn160
 
@@ -28,5 +28,6 @@ RULESETS = (
         scorer=score_vn160,
         unit="phán",
         state_view=view_of,
+        state_summary=summary_of,
     ),
 )
