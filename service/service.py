@@ -83,7 +83,7 @@ class Service:
         journal: Path,
         limits: Limits = Limits(),
         commit_process: bool = True,
-        sync: Sync = Sync.DISK,
+        sync: Sync = Sync.OS,
     ) -> None:
         self.data = data
         self.limits = limits
@@ -405,7 +405,18 @@ class Service:
         record = hand.record()
         if result is not None:
             record["result"] = result
-        report = replay_hand(record, previous=self._prior(hand))
+        # The live state settles the hand when it has stepped every accepted event; the
+        # whole replay when there is none (tests/service/test_stepper.py: both agree).
+        live = self._steppers.pop(hand.id, None)
+        report = None
+        if (
+            live is not None
+            and len(live.record["events"]) == len(hand.events)
+            and live.previous is self._prior(hand)  # the deal's rotation check read it
+        ):
+            report = live.finish(result)
+        if report is None:
+            report = replay_hand(record, previous=self._prior(hand))
         hand.ended = Ended(record, report, tuple(report.findings[len(hand.findings()) :]))
         self.last[hand.key[0]] = report
 

@@ -21,6 +21,9 @@ What it raises at each event is what the replay of the record so far raises ther
   walk, a bad option, a deal that stops the hand or fails) has no stepper: the whole
   replay judges those posts, as before.
 
+When the hand ends, :meth:`Stepper.finish` settles it from the live state, so ``end``
+does not replay the hand again.
+
 A stepper is dropped when its hand closes, and when a post it stepped is not taken (the
 journal could not be written): the next post builds a new one from the accepted events.
 ``tests/service/test_stepper.py`` compares it with the whole replay at every post of
@@ -155,3 +158,17 @@ class Stepper:
                 watch(i, hand)
         self.count = lo
         return Raised(first, tuple(at), closed)
+
+    def finish(self, result: Any) -> HandReport | None:
+        """The hand's report once it is ended with the recorded ``result`` (None: none
+        recorded), from the live state: what :func:`replay.engine.replay_hand` gives for
+        the record, without replaying its events. None when the state was stopped (the
+        whole replay says then). The stepper is spent afterwards."""
+        if self.hand.stopped:
+            return None
+        if result is not None:
+            self.record["result"] = result
+        try:
+            return self.rules.finish(self.hand, self.previous)
+        except Exception:  # the replay's ENGINE_ERROR: let the whole replay give it
+            return None

@@ -12,10 +12,11 @@ What differs is what a ruleset's folder gives as one :class:`HandRules` value; i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport
+from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandReport, Stop
 from mjaudit.parts.replay.engine.options import OptionError
 from mjaudit.parts.replay.engine.stepping import HandMachine, report_base, step_to, walk
 
@@ -114,6 +115,22 @@ class HandRules(Generic[H, Opts]):
             rotation = self.rotation
             before = lambda: rotation(hand, previous)  # noqa: E731
         walk(hand, record.get("events", []), before, observer)
+        return self._report(hand, record, base, previous)
+
+    def finish(self, hand: H, previous: HandReport | None = None) -> HandReport:
+        """The report of a hand state dealt and stepped through every event of its
+        ``record`` (the live audit service's state): the end of the walk and the same
+        report :meth:`replay` gives for that record, without stepping the events again."""
+        record = hand.record
+        with suppress(Stop):  # the walk ends there, as :func:`walk` ends it
+            hand.finish(len(record.get("events", [])) - 1)
+        return self._report(hand, record, report_base(record), previous)
+
+    def _report(
+        self, hand: H, record: dict[str, Any], base: dict[str, Any], previous: HandReport | None
+    ) -> HandReport:
+        """The walked hand's report: its fields, findings and the recorded result compared
+        when the walk was not stopped."""
         fields = self.report(hand, base, previous)
         result = record.get("result")
         matches = None if hand.stopped or result is None else self.compare(hand, result, fields)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.findings import HandReport
-from mjaudit.parts.replay.engine.run import replay_games
+from mjaudit.parts.replay.engine.run import replay_games, replay_hand
 from mjaudit.parts.replay.sim import rulesets as simulated
 from mjaudit.parts.replay.sim import simulate
 from mjaudit.parts.schemas.rulesets import RULESET_IDS
@@ -141,3 +141,25 @@ def test_an_event_the_state_admits_leaves_a_deal_made_again_as_it_was(ruleset: s
             fresh = _dealt(live.rules, {**header, "events": [*events[:i], ev]}, previous)
             assert fresh is not None and tuple(fresh.findings) == live.deal, f"event {i}"
     assert admitted > 0  # the real events are admitted: the shortcut is taken
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_the_live_state_settles_the_hand_as_the_whole_replay_does(ruleset: str) -> None:
+    """``end`` settles from the live state (Stepper.finish): the report, recorded result
+    compared or not, equals the replay of the whole record, with and without a result."""
+    settled = 0
+    for record, previous in sitting(ruleset):
+        header = {k: v for k, v in record.items() if k not in ("events", "result")}
+        events = record["events"]
+        for result in (record.get("result"), None):
+            live = Stepper.begin(header, [], events, previous)
+            assert live is not None
+            if live.step(events).closed is not None:
+                continue  # a closed hand is settled by the whole replay
+            whole = {**header, "events": events}
+            if result is not None:
+                whole["result"] = result
+            got = live.finish(result)
+            assert got == replay_hand(whole, previous=previous), f"hand {record['hand_no']}"
+            settled += 1
+    assert settled > 0
