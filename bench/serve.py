@@ -12,7 +12,7 @@ memory, and then checks the outcome: the
 archive holds every finished hand exactly once, and every hand's findings (raised at the
 events and at the end) are those of ``mjaudit check`` on the same records.
 
-    python bench/serve.py --tables 200 --hands 2 --think 500 [--sync os] [--pin]
+    python bench/serve.py --tables 200 --hands 2 --think 500 [--sync disk] [--pin]
     python bench/serve.py --smoke
 """
 
@@ -319,7 +319,7 @@ def main() -> None:
     )
     parser.add_argument("--ruleset", default="hk-classic")
     parser.add_argument(
-        "--sync", choices=("disk", "os"), default="disk", help="the server's journal sync"
+        "--sync", choices=("disk", "os"), default="os", help="the server's journal sync"
     )
     parser.add_argument(
         "--pin",

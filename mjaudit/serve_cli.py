@@ -46,11 +46,11 @@ def serve(
     sync: Annotated[
         Sync,
         typer.Option(
-            help="Before a post is answered its journal entry is fsync'd (disk: survives a "
-            "power cut) or handed to the operating system and fsync'd within a second (os: "
-            "survives the server being killed, and no post waits for the disk).",
+            help="Before a post is answered its journal entry is handed to the operating "
+            "system and fsync'd within a second (os: survives the server being killed, and "
+            "no post waits for the disk) or fsync'd (disk: survives a power cut too).",
         ),
-    ] = Sync.DISK,
+    ] = Sync.OS,
 ) -> None:
     """Audit hands live over HTTP: post each event, get the engine's findings at once.
 

@@ -19,7 +19,7 @@ class ServeConfig:
     limits: Limits = field(default_factory=Limits)
     max_body: int = 256 * 1024  # bytes of one request body (a header with a wall, a batch)
     commit_process: bool = True  # commit in a process of its own (False: a thread)
-    sync: Sync = Sync.DISK  # what the journal waits for before a post is answered
+    sync: Sync = Sync.OS  # what the journal waits for before a post is answered
 
     @property
     def state_dir(self) -> Path:

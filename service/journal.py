@@ -9,12 +9,12 @@ back and the open hands rebuilt. A hand's entries are dropped once the hand is i
 archive: :meth:`Journal.compact` rewrites the file with the live entries only (a new file,
 fsync'd, then renamed over the old one).
 
-How far "on disk" goes is the server's ``--sync`` (:class:`Sync`): ``disk`` (the default)
-fsyncs before answering, so an answered post survives the machine losing power; ``os``
+How far "on disk" goes is the server's ``--sync`` (:class:`Sync`): ``os`` (the default)
 hands the entry to the operating system before answering and fsyncs within a second, as
 Redis's ``appendfsync everysec`` does: an answered post survives the server being killed
 (kill -9, a crash of the process), not the machine going down in that second, and no post
-waits for the disk.
+waits for the disk; ``disk`` fsyncs before answering, so an answered post survives the
+machine losing power, and every post waits for the disk.
 
 A last line cut short by a crash was never answered (it was never fully written, so never
 fsync'd); it is ignored. Any other unreadable line is an error naming its line.
@@ -73,7 +73,7 @@ def read_entries(path: Path) -> Iterator[dict[str, Any]]:
 class Journal:
     """The journal of one server. Entries are dicts naming their ``hand``."""
 
-    def __init__(self, path: Path, sync: Sync = Sync.DISK) -> None:
+    def __init__(self, path: Path, sync: Sync = Sync.OS) -> None:
         self.path = path
         self.sync = Sync(sync)
         path.parent.mkdir(parents=True, exist_ok=True)
