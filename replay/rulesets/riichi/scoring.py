@@ -128,7 +128,7 @@ def value(
         at += len(s.tiles)
         melds.append(LibMeld(_LIB_KIND[s.kind], part, opened=s.kind != "concealed_kong"))
     config = HandConfig(
-        **{f"is_{flag}": flag in situation.flags for flag in sorted(FLAGS)},
+        **{f"is_{flag}": flag in situation.flags for flag in FLAGS},
         player_wind=situation.seat_wind,
         round_wind=situation.round_wind,
         options=_rules(open_tanyao, red_fives),
