@@ -6,6 +6,7 @@ the table in brackets, optionally named by a lower-case word: ``[pung 5p5p5p]``,
 ``[kong 7m]``, ``[chiu 7n]``. What the codes and the words mean is the game's own
 business (``replay/rulesets/<family>/score.py``); this module only splits the text and keeps the
 column of every token, so a :class:`~replay.scorecard.NotationError` can point at it.
+A scorer takes that error from here too, with the rest of its notation kit.
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def codes(
             out.append((m.group(), chunk.position + i))
         i = m.end()
     return out
+
+
+def piece_codes(piece: Piece, code: re.Pattern[str], expected: str) -> list[str]:
+    """Every code of ``piece`` in order, columns dropped: what a scorer reads off a loose
+    chunk (one chunk) or a bracket (its chunks after the word)."""
+    return [c for chunk in piece.chunks for c, _ in codes(chunk, code, expected)]
 
 
 def option_values(options: Mapping[str, object]) -> dict[str, object]:

@@ -1,16 +1,23 @@
 """What every ruleset's options table shares: the error, the validators, applying overrides.
 
 Each ruleset keeps its options as a frozen dataclass of defaults plus a table of
-validators, one per option name (``replay/rulesets/<family>/options.py``). A record's ``options``
-object and ``mjaudit check --option K=V`` are applied through :func:`checked_changes`, so
-a typo or a bad value is reported the same way for every ruleset, never ignored.
+validators, one per option name (``replay/rulesets/<family>/options.py``). A ruleset with
+one table declares each option once, default and validator together, as an
+:func:`option` field, and reads the table back with :func:`validators`. A record's
+``options`` object and ``mjaudit check --option K=V`` are applied through
+:func:`checked_changes`, so a typo or a bad value is reported the same way for every
+ruleset, never ignored.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Mapping
+from typing import Any, TypeVar
 
 Validator = Callable[[object], object]
+T = TypeVar("T")
+_CHECK = "mjaudit.option_check"  # the field metadata key of an option's validator
 
 
 class OptionError(ValueError):
@@ -67,6 +74,22 @@ def positive(v: object) -> object:
     raise Bad("a number > 0")
 
 
+def option(default: T, check: Validator) -> T:
+    """A dataclass field that is a user option: its default and the validator of its
+    values, so the name is written once and no option can lack a check."""
+    return dataclasses.field(default=default, metadata={_CHECK: check})  # type: ignore[no-any-return]
+
+
+def validators(options_class: Any) -> dict[str, Validator]:
+    """The validator of each :func:`option` field of ``options_class``, by option name, in
+    field order (fields declared without one are ruleset facts, not user options)."""
+    return {
+        f.name: f.metadata[_CHECK]
+        for f in dataclasses.fields(options_class)
+        if _CHECK in f.metadata
+    }
+
+
 def checked_changes(
     validators: Mapping[str, Validator],
     overrides: Mapping[str, object],
@@ -93,6 +116,21 @@ def checked_changes(
                 f"{ruleset} option {name!r}: expected {bad}; got {_sorted(value)!r}"
             ) from None
     return changes
+
+
+def overridden(
+    defaults: T,
+    validators: Mapping[str, Validator],
+    overrides: Mapping[str, object] | None,
+    ruleset: str,
+    skip: Collection[str] = (),
+) -> T:
+    """``defaults`` (a frozen options dataclass) with the validated ``overrides`` applied;
+    the very ``defaults`` when none are given, so an unchanged table stays one value."""
+    if not overrides:
+        return defaults
+    changes = checked_changes(validators, overrides, ruleset, skip)
+    return dataclasses.replace(defaults, **changes)  # type: ignore[type-var]
 
 
 def _sorted(value: object) -> object:

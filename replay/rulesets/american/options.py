@@ -10,12 +10,11 @@ not here, so a record without it still replays its public actions.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from mjaudit.parts.replay.engine.options import Bad as _Bad
-from mjaudit.parts.replay.engine.options import OptionError, checked_changes
+from mjaudit.parts.replay.engine.options import OptionError, overridden
 from mjaudit.parts.replay.engine.options import boolean as _bool
 from mjaudit.parts.replay.engine.options import choice as _choice
 
@@ -95,7 +94,4 @@ ENGINE_KEYS = frozenset({"card_file"})
 
 def options_for(overrides: Mapping[str, object] | None = None) -> AmericanOptions:
     """The §10 defaults with ``overrides`` applied (``card_file`` is skipped: not a rule)."""
-    if not overrides:
-        return AMERICAN
-    changes = checked_changes(_VALIDATORS, overrides, "american", skip=ENGINE_KEYS)
-    return dataclasses.replace(AMERICAN, **changes)  # type: ignore[arg-type]
+    return overridden(AMERICAN, _VALIDATORS, overrides, "american", skip=ENGINE_KEYS)

@@ -4,15 +4,8 @@ Charleston stage."""
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import (
-    MeldView,
-    SeatState,
-    SteppedView,
-    TableSummary,
-    TableView,
-    build_summary,
-    build_view,
-)
+from mjaudit.parts.replay.engine import view
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableSummary, TableView
 from mjaudit.parts.replay.rulesets.american.hand import WIND_NAMES, AmericanHand
 from mjaudit.parts.replay.rulesets.american.replayer import replay_to
 
@@ -42,7 +35,7 @@ def view_of(hand: AmericanHand, at: int | None) -> TableView:
     stage = hand.phase
     if hand.phase == "charleston" and hand.charleston_next is not None:
         stage += f", next pass {hand.charleston_next}"
-    return build_view(
+    return view.build_view(
         hand.record,
         at,
         [_seat(hand, s) for s in range(len(hand.record["players"]))],
@@ -57,9 +50,9 @@ def view_of(hand: AmericanHand, at: int | None) -> TableView:
 def summary_of(hand: AmericanHand, at: int | None) -> TableSummary:
     """The summary of a stepped :class:`AmericanHand` (the fields its view gives those names)."""
     seats = range(len(hand.record["players"]))
-    return build_summary(
+    return view.build_summary(
         hand.record, at, [_status(hand, s) for s in seats], stock=hand.remaining, turn=hand.turn
     )
 
 
-american_view = SteppedView(replay_to, view_of)  # the table after an event of an american hand
+american_view = view.SteppedView(replay_to, view_of)  # the table after an event of an american hand

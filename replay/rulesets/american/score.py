@@ -19,18 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mjaudit.parts.replay.engine.notation import (
+    NotationError,
     Piece,
-    codes,
+    piece_codes,
     pieces,
     read_options,
     refuse_mahjong_flags,
 )
-from mjaudit.parts.replay.engine.scorecard import (
-    NotationError,
-    PatternLine,
-    ScoreReport,
-    ScoreRequest,
-)
+from mjaudit.parts.replay.engine.scorecard import PatternLine, ScoreReport, ScoreRequest
 from mjaudit.parts.replay.rulesets.american.card import (
     Card,
     CardInvalid,
@@ -81,7 +77,7 @@ class AmericanHand:
 
 def _exposure(piece: Piece) -> tuple[str, ...]:
     """§4.3: 3-6 identical naturals and jokers, at least one natural; ``[kong 7m]`` is 7m×4."""
-    tiles = [c for chunk in piece.chunks for c, _ in codes(chunk, _CODE, _TILES)]
+    tiles = piece_codes(piece, _CODE, _TILES)
     if piece.word is not None and piece.word not in SIZES:
         raise NotationError(
             piece.word,
@@ -112,7 +108,7 @@ def parse_hand(text: str, win: str | None = None) -> AmericanHand:
         if piece.bracket:
             exposures.append(_exposure(piece))
         else:
-            concealed += [c for c, _ in codes(piece.chunks[0], _CODE, _TILES)]
+            concealed += piece_codes(piece, _CODE, _TILES)
     hand = AmericanHand(tuple(concealed), tuple(exposures))
     if win is not None:
         w = _one_tile(win, "--win")

@@ -7,7 +7,6 @@ expected when a value is wrong.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -15,7 +14,12 @@ from mjaudit.parts.replay.engine.options import Bad as _Bad
 from mjaudit.parts.replay.engine.options import (
     OptionError as OptionError,  # the engine's callers catch it here
 )
-from mjaudit.parts.replay.engine.options import Validator, checked_changes
+from mjaudit.parts.replay.engine.options import (
+    Validator,
+    option,
+    overridden,
+    validators,
+)
 from mjaudit.parts.replay.engine.options import boolean as _bool
 from mjaudit.parts.replay.engine.options import choice as _choice
 from mjaudit.parts.replay.engine.options import int_range as _int
@@ -40,57 +44,6 @@ class ExtraCuoc:
     id: str
     diem: int
     dich: int
-
-
-@dataclass(frozen=True)
-class ChanOptions:
-    """Every option of chan.md §12 with its default."""
-
-    players: int = 4
-    red_cards: frozenset[str] = DEFAULT_RED
-    cai_cc_counts_as: int = 1
-    last_stock_card_dead: bool = True
-    thien_khai_must_expose: bool = False
-    continue_after_void_u: bool = False
-    enforcement: str = "auto"
-    stake: float = 1
-    play_ga: bool = True
-    ga_points: int = 5
-    ga_u_bon_bach_thu: int = 1
-    ga_thap_thanh: int = 1
-    ga_kinh_tu_chi: int = 1
-    ga_bach_dinh: int = 1
-    ga_tam_do: int = 1
-    ga_bach_thu_chi: int = 1
-    ga_chi_bach_thu: int = 1
-    ga_bach_dinh_needs_tom: bool = False
-    ga_tam_do_needs_leo: bool = False
-    dia_u_first_round_only: bool = False
-    extra_cuoc: tuple[ExtraCuoc, ...] = ()
-    mode_4_11: bool = False
-    min_points_4_11: int = 4
-    penalty_4_11: int = 11
-    rule_an_ca_doi_cho: bool = True
-    an_ca_danh_ca_scope: str = "any_rank"
-    bo_an_chan_strict: bool = False
-    penalty_intentional: int = 12
-    penalty_intentional_with_ga: bool = False
-    den_lang_multiple: str = "earliest"
-    den_lang_basis_on_wrong_call: str = "auto_value"
-
-    @property
-    def reported_only(self) -> bool:
-        return self.enforcement == "reported_only"
-
-    @property
-    def intentional_penalty(self) -> int:
-        """The "tám đỏ 2 lèo" penalty of errors 10-13 (§9 case E/H)."""
-        return self.penalty_intentional + (
-            self.ga_points if self.penalty_intentional_with_ga else 0
-        )
-
-
-DEFAULT = ChanOptions()
 
 
 def _players(v: object) -> object:
@@ -129,39 +82,63 @@ def _extra_cuoc(v: object) -> object:
     raise _Bad('a list of {"id": str, "diem": int, "dich": int}')
 
 
-_VALIDATORS: dict[str, Validator] = {
-    "players": _players,
-    "red_cards": _red_cards,
-    "cai_cc_counts_as": _int(),
-    "last_stock_card_dead": _bool,
-    "thien_khai_must_expose": _bool,
-    "continue_after_void_u": _bool,
-    "enforcement": _choice("auto", "reported_only"),
-    "stake": _positive,
-    "play_ga": _bool,
-    "ga_points": _int(0),
-    **{g: _int(0, 2) for g in GA_IDS},
-    "ga_bach_dinh_needs_tom": _bool,
-    "ga_tam_do_needs_leo": _bool,
-    "dia_u_first_round_only": _bool,
-    "extra_cuoc": _extra_cuoc,
-    "mode_4_11": _bool,
-    "min_points_4_11": _int(),
-    "penalty_4_11": _int(),
-    "rule_an_ca_doi_cho": _bool,
-    "an_ca_danh_ca_scope": _choice("any_rank", "same_rank"),
-    "bo_an_chan_strict": _bool,
-    "penalty_intentional": _int(),
-    "penalty_intentional_with_ga": _bool,
-    "den_lang_multiple": _choice("earliest", "each"),
-    "den_lang_basis_on_wrong_call": _choice("auto_value", "declared_valid"),
-}
+@dataclass(frozen=True)
+class ChanOptions:
+    """Every option of chan.md §12 with its default."""
+
+    players: int = option(4, _players)
+    red_cards: frozenset[str] = option(DEFAULT_RED, _red_cards)
+    cai_cc_counts_as: int = option(1, _int())
+    last_stock_card_dead: bool = option(True, _bool)
+    thien_khai_must_expose: bool = option(False, _bool)
+    continue_after_void_u: bool = option(False, _bool)
+    enforcement: str = option("auto", _choice("auto", "reported_only"))
+    stake: float = option(1, _positive)
+    play_ga: bool = option(True, _bool)
+    ga_points: int = option(5, _int(0))
+    ga_u_bon_bach_thu: int = option(1, _int(0, 2))
+    ga_thap_thanh: int = option(1, _int(0, 2))
+    ga_kinh_tu_chi: int = option(1, _int(0, 2))
+    ga_bach_dinh: int = option(1, _int(0, 2))
+    ga_tam_do: int = option(1, _int(0, 2))
+    ga_bach_thu_chi: int = option(1, _int(0, 2))
+    ga_chi_bach_thu: int = option(1, _int(0, 2))
+    ga_bach_dinh_needs_tom: bool = option(False, _bool)
+    ga_tam_do_needs_leo: bool = option(False, _bool)
+    dia_u_first_round_only: bool = option(False, _bool)
+    extra_cuoc: tuple[ExtraCuoc, ...] = option((), _extra_cuoc)
+    mode_4_11: bool = option(False, _bool)
+    min_points_4_11: int = option(4, _int())
+    penalty_4_11: int = option(11, _int())
+    rule_an_ca_doi_cho: bool = option(True, _bool)
+    an_ca_danh_ca_scope: str = option("any_rank", _choice("any_rank", "same_rank"))
+    bo_an_chan_strict: bool = option(False, _bool)
+    penalty_intentional: int = option(12, _int())
+    penalty_intentional_with_ga: bool = option(False, _bool)
+    den_lang_multiple: str = option("earliest", _choice("earliest", "each"))
+    den_lang_basis_on_wrong_call: str = option(
+        "auto_value", _choice("auto_value", "declared_valid")
+    )
+
+    @property
+    def reported_only(self) -> bool:
+        return self.enforcement == "reported_only"
+
+    @property
+    def intentional_penalty(self) -> int:
+        """The "tám đỏ 2 lèo" penalty of errors 10-13 (§9 case E/H)."""
+        return self.penalty_intentional + (
+            self.ga_points if self.penalty_intentional_with_ga else 0
+        )
+
+
+DEFAULT = ChanOptions()
+
+
+_VALIDATORS: dict[str, Validator] = validators(ChanOptions)
 OPTION_NAMES: frozenset[str] = frozenset(_VALIDATORS)
 
 
 def options_for(overrides: Mapping[str, object] | None = None) -> ChanOptions:
     """The defaults with ``overrides`` applied; raises :class:`OptionError`."""
-    if not overrides:
-        return DEFAULT
-    changes = checked_changes(_VALIDATORS, overrides, "chan")
-    return dataclasses.replace(DEFAULT, **changes)  # type: ignore[arg-type]
+    return overridden(DEFAULT, _VALIDATORS, overrides, "chan")

@@ -5,15 +5,8 @@ cửa, the live card, and per player the arrangement of the hand (chắn, cạ, 
 
 from __future__ import annotations
 
-from mjaudit.parts.replay.engine.view import (
-    MeldView,
-    SeatState,
-    SteppedView,
-    TableSummary,
-    TableView,
-    build_summary,
-    build_view,
-)
+from mjaudit.parts.replay.engine import view
+from mjaudit.parts.replay.engine.view import MeldView, SeatState, TableSummary, TableView
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, display
 from mjaudit.parts.replay.rulesets.chan.combos import arrange
 from mjaudit.parts.replay.rulesets.chan.replayer import replay_to
@@ -71,7 +64,7 @@ def view_of(hand: ChanHand, at: int | None) -> TableView:
                 f"{lv.card} {display(lv.card, hand.opts.red_cards)} on {names[lv.owner]}'s cửa ({lv.kind})",
             )
         )
-    return build_view(
+    return view.build_view(
         hand.record,
         at,
         [_seat(hand, p) for p in range(hand.n)],
@@ -88,7 +81,7 @@ def view_of(hand: ChanHand, at: int | None) -> TableView:
 def summary_of(hand: ChanHand, at: int | None) -> TableSummary:
     """The summary of a stepped :class:`ChanHand` (the fields its view gives those names)."""
     status = [_status(hand, p) for p in range(hand.n)]
-    return build_summary(hand.record, at, status, stock=hand.stock_left, turn=hand.turn)
+    return view.build_summary(hand.record, at, status, stock=hand.stock_left, turn=hand.turn)
 
 
-chan_view = SteppedView(replay_to, view_of)  # the table after an event of a chắn hand
+chan_view = view.SteppedView(replay_to, view_of)  # the table after an event of a chắn hand

@@ -32,19 +32,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mjaudit.parts.replay.engine.notation import (
+    NotationError,
     Piece,
-    codes,
     option_values,
+    piece_codes,
     pieces,
     read_options,
     refuse_mahjong_flags,
 )
-from mjaudit.parts.replay.engine.scorecard import (
-    NotationError,
-    PatternLine,
-    ScoreReport,
-    ScoreRequest,
-)
+from mjaudit.parts.replay.engine.scorecard import PatternLine, ScoreReport, ScoreRequest
 from mjaudit.parts.replay.rulesets.chan.cards import (
     CARDS,
     CC,
@@ -111,7 +107,7 @@ def _bracket(piece: Piece) -> Exposed:
             "a group on the mat: [eat …], [bon …], [chiu X] or [khai X]",
             position=piece.position + 1,
         )
-    cards = tuple(c for chunk in piece.chunks for c, _ in codes(chunk, _CODE, _CARDS))
+    cards = tuple(piece_codes(piece, _CODE, _CARDS))
     if word in ("chiu", "khai"):
         if len(cards) == 1:
             cards *= 4
@@ -138,7 +134,7 @@ def parse_hand(text: str, win: str | None, deal: bool) -> ChanHand:
             if piece.word == "bon":
                 bon.add(e.cards[0])
         else:
-            loose += [c for c, _ in codes(piece.chunks[0], _CODE, _CARDS)]
+            loose += piece_codes(piece, _CODE, _CARDS)
     w: str | None = None
     if not deal:
         if win is not None:

@@ -19,16 +19,8 @@ from itertools import chain, repeat
 from operator import gt, itemgetter
 from typing import Any
 
-from mjaudit.parts.replay.engine.turns import (
-    ACT,
-    DISCARD,
-    DRAW,
-    ENDED,
-    MUST_DISCARD,
-    OWN_TURN,
-    WAIT,
-    claim_of,
-)
+from mjaudit.parts.replay.engine import turns
+from mjaudit.parts.replay.engine.turns import ACT, ENDED, MUST_DISCARD, WAIT
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions
 from mjaudit.parts.replay.rulesets.hk.patterns import WinContext, WinSource
 from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_win_deltas, settle
@@ -643,7 +635,7 @@ class HKHand(MahjongHand):
         wall = self.wall
         if wall is not None and (self.head >= len(wall) or wall[self.head] != t):
             self._check_wall(index, seat, t, replacement=False)
-        self.resume(seat, DRAW)
+        self.resume(seat, turns.DRAW)
         entitled = self.phase == WAIT and seat == self.turn
         out_of_turn = False
         if not entitled:
@@ -754,7 +746,7 @@ class HKHand(MahjongHand):
                 f"{self.player(seat)} exposes {CODES[t]}, which is not a bonus tile in their hand",
             )
         if not self.initial:
-            self.resume(seat, OWN_TURN)
+            self.resume(seat, turns.OWN_TURN)
         own_turn = seat == self.turn and self.phase == ACT
         if not (self.initial or own_turn):
             self.hard(
@@ -781,7 +773,7 @@ class HKHand(MahjongHand):
                 "the dealer was dealt 13 tiles and discards without the first draw (#7: 14, or "
                 "13 followed by a draw)",
             )
-        self.resume(seat, DISCARD)
+        self.resume(seat, turns.DISCARD)
         in_turn = seat == self.turn and self.phase in (ACT, MUST_DISCARD)
         if not in_turn:
             self.viol(
@@ -870,7 +862,7 @@ class HKHand(MahjongHand):
 
     def _claim_checks(self, index: int, ev: dict[str, Any], kind: str) -> Discard:
         seat, t = ev["seat"], INDEX[ev["tile"]]
-        self.resume(seat, claim_of(ev.get("from"), t))
+        self.resume(seat, turns.claim_of(ev.get("from"), t))
         live = self.live
         if live is None or not live.claimable or live.tile != t or ev.get("from") != live.seat:
             self.hard(

@@ -20,12 +20,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
+from mjaudit.parts.replay.engine.notation import option_values
+from mjaudit.parts.replay.engine.options import OptionError
 from mjaudit.parts.replay.engine.scorecard import NotationError, PatternLine, ScoreRequest
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.mahjong.counts import EAST
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.schemas.tiles import KHUNG, PLAYING_TILES, TileSet, UnknownTile
+
+T = TypeVar("T")
 
 MELD_KINDS: Mapping[str, MeldKind] = {
     "chow": MeldKind.CHOW,
@@ -337,6 +342,27 @@ def option_error(message: str, options: Mapping[str, object]) -> NotationError:
     else:
         expected = message.split(": expected ", 1)[1] if ": expected " in message else message
     return NotationError(token, expected, where="--option")
+
+
+def typed_options(options: Mapping[str, object], apply: Callable[[Mapping[str, object]], T]) -> T:
+    """The ruleset's options (``apply``: its ``options_for``) with the ``--option`` values;
+    a bad one is reported as a NotationError, the same words for every mahjong scorer."""
+    typed = option_values(options)
+    try:
+        return apply(typed)
+    except OptionError as exc:
+        raise option_error(str(exc), typed) from None
+
+
+def check_first_turn(req: ScoreRequest, winner: int, discarder: int | None, n_melds: int) -> None:
+    """Refuse ``--heavenly`` / ``--earthly`` where no first-turn win can be (seat 0 deals):
+    the rule is the same in every mahjong preset, so it is written once."""
+    if req.heavenly and (winner != 0 or n_melds):
+        raise NotationError("--heavenly", "the dealer (E), with no set declared", where="flags")
+    if req.earthly and (winner == 0 or discarder != 0):
+        raise NotationError(
+            "--earthly", "a non-dealer winning on the dealer's (E) discard", where="flags"
+        )
 
 
 def number(x: float | int) -> int | float:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from mjaudit.parts.replay.engine.options import Bad as _Bad
-from mjaudit.parts.replay.engine.options import OptionError, Validator, checked_changes
+from mjaudit.parts.replay.engine.options import OptionError, Validator, overridden
 from mjaudit.parts.replay.engine.options import boolean as _bool
 from mjaudit.parts.replay.engine.options import choice as _choice
 from mjaudit.parts.replay.engine.options import int_choice as _int_choice
@@ -308,7 +308,4 @@ def options_for(ruleset: str, overrides: Mapping[str, object] | None = None) -> 
     except KeyError:
         known = ", ".join(PRESETS)
         raise OptionError(f"unknown ruleset {ruleset!r} (expected one of {known})") from None
-    if not overrides:
-        return preset
-    changes = checked_changes(validators, overrides, ruleset)
-    return dataclasses.replace(preset, **changes)  # type: ignore[arg-type]
+    return overridden(preset, validators, overrides, ruleset)

@@ -17,25 +17,25 @@ from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from mjaudit.parts.replay.engine.notation import option_values
 from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
 from mjaudit.parts.replay.rulesets.hk.hand import LIMITS, TILE_SETS, WIND_CODES
 from mjaudit.parts.replay.rulesets.hk.notation import (
     MELD_WORD,
     MeldToken,
+    check_first_turn,
     false_win,
     meld_source,
     number,
-    option_error,
     parse_hand,
     pattern_lines,
     roles,
     seat_of,
     set_text,
     split_win,
+    typed_options,
     win_source,
 )
-from mjaudit.parts.replay.rulesets.hk.options import HKOptions, OptionError, options_for
+from mjaudit.parts.replay.rulesets.hk.options import HKOptions, options_for
 from mjaudit.parts.replay.rulesets.hk.patterns import WinContext
 from mjaudit.parts.replay.rulesets.hk.scoring import (
     HandScore,
@@ -133,15 +133,6 @@ def section(ruleset: str, pattern: str) -> str:
     """``"hk-classic §5.3 #17"``: where the rules define a pattern."""
     name, rows = RULES_FILE[ruleset]
     return f"{name} {rows[pattern]}"
-
-
-def hk_options(ruleset: str, options: Mapping[str, object]) -> HKOptions:
-    """The preset with ``--option`` values, a bad one reported as a NotationError."""
-    typed = option_values(options)
-    try:
-        return options_for(ruleset, typed)
-    except OptionError as exc:
-        raise option_error(str(exc), typed) from None
 
 
 def seat_letters(opts: HKOptions) -> tuple[str, ...]:
@@ -272,12 +263,7 @@ def win_context(
                 f"1 to {n_kongs}: no more than the kongs in brackets",
                 where="--kong-chain",
             )
-    if req.heavenly and (winner != 0 or melds):
-        raise NotationError("--heavenly", "the dealer (E), with no set declared", where="flags")
-    if req.earthly and (winner == 0 or discarder != 0):
-        raise NotationError(
-            "--earthly", "a non-dealer winning on the dealer's (E) discard", where="flags"
-        )
+    check_first_turn(req, winner, discarder, len(melds))
     seat_wind = WIND_CODES.index(seats[winner])
     ctx = WinContext(
         concealed=concealed,
@@ -337,7 +323,7 @@ def _liability_note(
 
 def score_hk(ruleset: str, req: ScoreRequest) -> ScoreReport:
     """Value one Hong Kong win from notation (:data:`replay.scorecard.Scorer`)."""
-    opts = hk_options(ruleset, req.options)
+    opts = typed_options(req.options, lambda o: options_for(ruleset, o))
     ctx, winner, discarder = win_context(ruleset, req, opts)
     seats = seat_letters(opts)
     liable = None if req.liable is None else seat_of(req.liable, seats, "--liable")

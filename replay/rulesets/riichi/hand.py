@@ -539,19 +539,23 @@ class RiichiHand(MahjongHand):
         concealed = list(self.hand_codes[seat].elements())
         first_turn = not self.any_call and not self.discards[seat]
         riichi = self.riichi_waits[seat] is not None
+        double = riichi and self.double_riichi[seat]
+        facts = {
+            "tsumo": tsumo,
+            "riichi": riichi and not double,
+            "daburu_riichi": double,
+            "ippatsu": riichi and self.ippatsu[seat],
+            "rinshan": tsumo and self.rinshan,
+            "chankan": source is WinSource.ROBBED_KONG,
+            "haitei": tsumo and not self.rinshan and self.live_count == 0,
+            "houtei": source is WinSource.DISCARD and self.live_count == 0,
+            "tenhou": tsumo and first_turn and seat == self.dealer,
+            "chiihou": tsumo and first_turn and seat != self.dealer,
+        }
         sit = Situation(
-            tsumo=tsumo,
             seat_wind=27 + (seat - self.dealer) % 4,
             round_wind=27 + WINDS.index(self.record.get("prevailing_wind") or "E"),
-            riichi=riichi,
-            double_riichi=riichi and self.double_riichi[seat],
-            ippatsu=riichi and self.ippatsu[seat],
-            rinshan=tsumo and self.rinshan,
-            chankan=source is WinSource.ROBBED_KONG,
-            haitei=tsumo and not self.rinshan and self.live_count == 0,
-            houtei=source is WinSource.DISCARD and self.live_count == 0,
-            tenhou=tsumo and first_turn and seat == self.dealer,
-            chiihou=tsumo and first_turn and seat != self.dealer,
+            flags=frozenset(flag for flag, holds in facts.items() if holds),
         )
         return value(
             sorted(concealed),

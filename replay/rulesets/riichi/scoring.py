@@ -29,22 +29,35 @@ class CalledSet:
     tiles: tuple[str, ...]
 
 
+#: The situation flags a win can carry, by the name ``HandConfig`` takes them under
+#: (``is_<flag>``): kept as names so the hand's facts pass to the package by that rule.
+FLAGS = frozenset(
+    {
+        "tsumo",
+        "riichi",  # riichi, not double riichi
+        "daburu_riichi",  # double riichi
+        "ippatsu",
+        "rinshan",
+        "chankan",
+        "haitei",
+        "houtei",
+        "tenhou",
+        "chiihou",
+    }
+)
+
+
 @dataclass(frozen=True)
 class Situation:
-    """How the win came about (the flags the ``mahjong`` package's HandConfig takes)."""
+    """How the win came about: the winds (27-30) and the :data:`FLAGS` that hold."""
 
-    tsumo: bool
-    seat_wind: int  # 27-30
+    seat_wind: int
     round_wind: int
-    riichi: bool = False
-    double_riichi: bool = False
-    ippatsu: bool = False
-    rinshan: bool = False
-    chankan: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    tenhou: bool = False
-    chiihou: bool = False
+    flags: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.flags <= FLAGS:
+            raise ValueError(f"unknown situation flags {sorted(self.flags - FLAGS)}")
 
 
 @dataclass(frozen=True)
@@ -67,16 +80,18 @@ def _yaku_ids() -> dict[type, str]:
     return {type(v): k for k, v in vars(config).items() if hasattr(v, "yaku_id")}
 
 
+#: Tenhou's rules that no option changes (the module docstring's list).
+_TENHOU_RULES: dict[str, bool] = {
+    "has_double_yakuman": False,
+    "kiriage": False,
+    "fu_for_open_pinfu": True,
+    "fu_for_pinfu_tsumo": False,
+}
+
+
 @cache
 def _rules(open_tanyao: bool, red_fives: bool) -> OptionalRules:
-    return OptionalRules(
-        has_open_tanyao=open_tanyao,
-        has_aka_dora=red_fives,
-        has_double_yakuman=False,
-        kiriage=False,
-        fu_for_open_pinfu=True,
-        fu_for_pinfu_tsumo=False,
-    )
+    return OptionalRules(has_open_tanyao=open_tanyao, has_aka_dora=red_fives, **_TENHOU_RULES)
 
 
 _LIB_KIND = {
@@ -112,20 +127,10 @@ def value(
         part = sorted(tiles[at : at + len(s.tiles)])
         at += len(s.tiles)
         melds.append(LibMeld(_LIB_KIND[s.kind], part, opened=s.kind != "concealed_kong"))
-    sit = situation
     config = HandConfig(
-        is_tsumo=sit.tsumo,
-        is_riichi=sit.riichi and not sit.double_riichi,
-        is_daburu_riichi=sit.double_riichi,
-        is_ippatsu=sit.ippatsu,
-        is_rinshan=sit.rinshan,
-        is_chankan=sit.chankan,
-        is_haitei=sit.haitei,
-        is_houtei=sit.houtei,
-        is_tenhou=sit.tenhou,
-        is_chiihou=sit.chiihou,
-        player_wind=sit.seat_wind,
-        round_wind=sit.round_wind,
+        **{f"is_{flag}": flag in situation.flags for flag in FLAGS},
+        player_wind=situation.seat_wind,
+        round_wind=situation.round_wind,
         options=_rules(open_tanyao, red_fives),
     )
     res = HandCalculator.estimate_hand_value(

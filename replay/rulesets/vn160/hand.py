@@ -40,17 +40,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from mjaudit.parts.replay.engine import turns
 from mjaudit.parts.replay.engine.findings import FindingClass, Stop
-from mjaudit.parts.replay.engine.turns import (
-    ACT,
-    DISCARD,
-    DRAW,
-    ENDED,
-    MUST_DISCARD,
-    OWN_TURN,
-    WAIT,
-    claim_of,
-)
+from mjaudit.parts.replay.engine.turns import ACT, ENDED, MUST_DISCARD, WAIT
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand, handlers
@@ -516,7 +508,7 @@ class VNHand(MahjongHand):
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
         seat, t = ev["seat"], INDEX[ev["tile"]]
         self._check_rob(seat)
-        self.resume(seat, DRAW)
+        self.resume(seat, turns.DRAW)
         if self.live_count < 1:
             self.hard(
                 index, seat, "DRAW_FROM_EMPTY_WALL", f"{self.player(seat)} draws from an empty wall"
@@ -633,7 +625,7 @@ class VNHand(MahjongHand):
                 "their hand",
             )
         if is_khung(t) and not self.initial:
-            self.resume(seat, OWN_TURN)
+            self.resume(seat, turns.OWN_TURN)
         if is_khung(t) and not (self.initial or self.own_turn(seat)):
             self.viol(
                 index,
@@ -671,7 +663,7 @@ class VNHand(MahjongHand):
                 "DEAL_INVALID",
                 "the dealer was dealt 13 tiles and discards without the first draw",
             )
-        self.resume(seat, DISCARD)
+        self.resume(seat, turns.DISCARD)
         # the turn player who skipped the draw still discards in turn (SHORT_HAND follows)
         in_turn = self.own_turn(seat) or (seat == self.turn and self.phase == WAIT)
         if not in_turn:
@@ -767,7 +759,7 @@ class VNHand(MahjongHand):
     def claim(self, index: int, ev: dict[str, Any], kind: MeldKind) -> None:
         seat, t, frm = ev["seat"], INDEX[ev["tile"]], ev.get("from")
         self._check_rob(seat)
-        self.resume(seat, claim_of(frm, t))
+        self.resume(seat, turns.claim_of(frm, t))
         self._missed_replacement(index, seat)
         if frm == seat:
             self.hard(

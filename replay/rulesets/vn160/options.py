@@ -13,7 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mjaudit.parts.replay.engine.options import Bad as _Bad
-from mjaudit.parts.replay.engine.options import OptionError, Validator, checked_changes
+from mjaudit.parts.replay.engine.options import (
+    OptionError,
+    Validator,
+    option,
+    overridden,
+    validators,
+)
 from mjaudit.parts.replay.engine.options import boolean as _bool
 from mjaudit.parts.replay.engine.options import choice as _choice
 from mjaudit.parts.replay.engine.options import int_choice as _int_choice
@@ -36,52 +42,6 @@ DEFAULT_KHUNG_VALUES: KhungValues = (
     ("RW", (1, 0, 1, 2)),
 )
 DEFAULT_TONG_HOP_DAU = 9
-
-
-@dataclass(frozen=True)
-class VNOptions:
-    """Every option of vn-160 §10; field names are the option names."""
-
-    players: int = 4
-    khung_sets: int = 1
-    ru_domain: str = "suit_tiles"
-    dealer_on_draw: str = "rotate"
-    reserved_tail_tiles: int = 0
-    allow_bonus_discard: bool = False
-    bonus_deal_in_mun: int = 1
-    three_blue_khung_win: bool = False
-    three_red_khung_win: bool = False
-    multiple_winners: bool = False
-    rob_kong: bool = False
-    allow_pe_pe: bool = False
-    pe_pe_phan: int = 3
-    min_phan: int = 0
-    phinh_pair_rule: str = "not_seat_wind"
-    u_xuyen_self_draw_only: bool = True
-    khong_khung_counts_declared: bool = False
-    seat_flower_phan: int = 1
-    flower_set_phan: int = 2
-    rh_completes_flower_set: bool = True
-    rh_must_be_declared: bool = False
-    khung_values: KhungValues = DEFAULT_KHUNG_VALUES
-    tong_hop_dau_phan: int = DEFAULT_TONG_HOP_DAU
-    thien_u_counts_self_drawn: bool = True
-    payout_curve: str = "vn_doubling"
-    max_mun: int | None = None
-    cai_multiplier: int = 2
-    dealer_multiplier: int = 1
-    false_win_penalty: int = 64
-    false_win_effect: str = "end_hand"
-
-    @property
-    def ruleset(self) -> str:
-        return RULESET
-
-    def khung_value(self, base: str) -> tuple[int, int, int, int]:
-        return dict(self.khung_values)[base]
-
-
-VN160_DEFAULTS = VNOptions()
 
 
 def _int_min(lo: int) -> Validator:
@@ -139,49 +99,65 @@ def _khung_values(v: object) -> object:
     return tuple(table.items())
 
 
-_VALIDATORS: dict[str, Validator] = {
-    "players": _int_choice(4),
-    "khung_sets": _int_choice(1, 2, 3),
-    "ru_domain": _choice("suit_tiles", "any_tile"),
-    "dealer_on_draw": _choice("rotate", "stay"),
-    "reserved_tail_tiles": _int_range(0, 14),
-    "allow_bonus_discard": _bool,
-    "bonus_deal_in_mun": _int_choice(0, 1),
-    "three_blue_khung_win": _bool,
-    "three_red_khung_win": _bool,
-    "multiple_winners": _bool,
-    "rob_kong": _bool,
-    "allow_pe_pe": _bool,
-    "pe_pe_phan": _int_min(0),
-    "min_phan": _int_min(0),
-    "phinh_pair_rule": _choice("not_seat_wind", "no_honour_pair", "any"),
-    "u_xuyen_self_draw_only": _bool,
-    "khong_khung_counts_declared": _bool,
-    "seat_flower_phan": _int_min(0),
-    "flower_set_phan": _int_min(0),
-    "rh_completes_flower_set": _bool,
-    "rh_must_be_declared": _bool,
-    "khung_values": _khung_values,
-    "thien_u_counts_self_drawn": _bool,
-    "payout_curve": _choice("vn_doubling", "mun_linear"),
-    "max_mun": _max_mun,
-    "cai_multiplier": _int_min(1),
-    "dealer_multiplier": _int_choice(1, 2),
-    "false_win_penalty": _false_win_penalty,
-    "false_win_effect": _choice("end_hand", "continue_mat_u"),
-}
+@dataclass(frozen=True)
+class VNOptions:
+    """Every option of vn-160 §10; field names are the option names."""
+
+    players: int = option(4, _int_choice(4))
+    khung_sets: int = option(1, _int_choice(1, 2, 3))
+    ru_domain: str = option("suit_tiles", _choice("suit_tiles", "any_tile"))
+    dealer_on_draw: str = option("rotate", _choice("rotate", "stay"))
+    reserved_tail_tiles: int = option(0, _int_range(0, 14))
+    allow_bonus_discard: bool = option(False, _bool)
+    bonus_deal_in_mun: int = option(1, _int_choice(0, 1))
+    three_blue_khung_win: bool = option(False, _bool)
+    three_red_khung_win: bool = option(False, _bool)
+    multiple_winners: bool = option(False, _bool)
+    rob_kong: bool = option(False, _bool)
+    allow_pe_pe: bool = option(False, _bool)
+    pe_pe_phan: int = option(3, _int_min(0))
+    min_phan: int = option(0, _int_min(0))
+    phinh_pair_rule: str = option(
+        "not_seat_wind", _choice("not_seat_wind", "no_honour_pair", "any")
+    )
+    u_xuyen_self_draw_only: bool = option(True, _bool)
+    khong_khung_counts_declared: bool = option(False, _bool)
+    seat_flower_phan: int = option(1, _int_min(0))
+    flower_set_phan: int = option(2, _int_min(0))
+    rh_completes_flower_set: bool = option(True, _bool)
+    rh_must_be_declared: bool = option(False, _bool)
+    khung_values: KhungValues = option(DEFAULT_KHUNG_VALUES, _khung_values)
+    tong_hop_dau_phan: int = DEFAULT_TONG_HOP_DAU
+    thien_u_counts_self_drawn: bool = option(True, _bool)
+    payout_curve: str = option("vn_doubling", _choice("vn_doubling", "mun_linear"))
+    max_mun: int | None = option(None, _max_mun)
+    cai_multiplier: int = option(2, _int_min(1))
+    dealer_multiplier: int = option(1, _int_choice(1, 2))
+    false_win_penalty: int = option(64, _false_win_penalty)
+    false_win_effect: str = option("end_hand", _choice("end_hand", "continue_mat_u"))
+
+    @property
+    def ruleset(self) -> str:
+        return RULESET
+
+    def khung_value(self, base: str) -> tuple[int, int, int, int]:
+        return dict(self.khung_values)[base]
+
+
+VN160_DEFAULTS = VNOptions()
+
+
+_VALIDATORS: dict[str, Validator] = validators(VNOptions)
 OPTION_NAMES: frozenset[str] = frozenset(_VALIDATORS)
 
 
 def options_for(overrides: Mapping[str, object] | None = None) -> VNOptions:
     """The §10 defaults with ``overrides`` applied; :class:`OptionError` names a bad one."""
-    if not overrides:
-        return VN160_DEFAULTS
-    changes = checked_changes(_VALIDATORS, overrides, RULESET)
-    value = overrides.get("khung_values")
+    opts = overridden(VN160_DEFAULTS, _VALIDATORS, overrides, RULESET)
+    value = (overrides or {}).get("khung_values")
     if isinstance(value, Mapping) and "tong_hop_dau" in value:
         pair = value["tong_hop_dau"]
         if not isinstance(pair, int) or isinstance(pair, bool) or pair < 0:
             raise OptionError(f"{RULESET} option 'khung_values': tong_hop_dau must be >= 0")
-        changes["tong_hop_dau_phan"] = pair
-    return dataclasses.replace(VN160_DEFAULTS, **changes)  # type: ignore[arg-type]
+        opts = dataclasses.replace(opts, tong_hop_dau_phan=pair)
+    return opts

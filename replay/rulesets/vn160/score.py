@@ -16,27 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from mjaudit.parts.replay.engine.notation import option_values
-from mjaudit.parts.replay.engine.options import OptionError
 from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.rulesets.hk import notation
 from mjaudit.parts.replay.rulesets.hk.hand import WIND_CODES
-from mjaudit.parts.replay.rulesets.hk.notation import (
-    MELD_WORD,
-    MeldToken,
-    TileToken,
-    false_win,
-    meld_source,
-    number,
-    option_error,
-    parse_hand,
-    pattern_lines,
-    read_tiles,
-    roles,
-    seat_of,
-    set_text,
-    split_win,
-    win_source,
-)
 from mjaudit.parts.replay.rulesets.hk.patterns import WinSource
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, MeldKind
 from mjaudit.parts.replay.rulesets.vn160.hand import chow_reading, stands_for
@@ -78,15 +60,7 @@ def section(pattern: str) -> str:
     return f"vn-160 {_SECTIONS.get(pattern, '§5.1')}"
 
 
-def vn_options(options: Mapping[str, object]) -> VNOptions:
-    typed = option_values(options)
-    try:
-        return options_for(typed)
-    except OptionError as exc:
-        raise option_error(str(exc), typed) from None
-
-
-def _tile(tok: TileToken, opts: VNOptions, where: str = "hand") -> int:
+def _tile(tok: notation.TileToken, opts: VNOptions, where: str = "hand") -> int:
     """A tile that may stand in the hand: a playing tile or a khung of a set in play."""
     t = INDEX[tok.code]
     if is_flower(t) or is_rh(t):
@@ -107,7 +81,7 @@ def _tile(tok: TileToken, opts: VNOptions, where: str = "hand") -> int:
     return t
 
 
-def _meld(m: MeldToken, opts: VNOptions, seats: tuple[str, ...], winner: int) -> VNMeld:
+def _meld(m: notation.MeldToken, opts: VNOptions, seats: tuple[str, ...], winner: int) -> VNMeld:
     ts = [_tile(t, opts) for t in m.tiles]
     ru = opts.ru_domain
     natural = [t for t in ts if t < N_KINDS]
@@ -129,7 +103,7 @@ def _meld(m: MeldToken, opts: VNOptions, seats: tuple[str, ...], winner: int) ->
         )
     if first is None:
         raise NotationError(m.text, expected, position=m.position)
-    source = meld_source(m, seats, winner)
+    source = notation.meld_source(m, seats, winner)
     return VNMeld(Meld(kind, first, source), tuple(sorted(ts)))
 
 
@@ -139,7 +113,7 @@ def _declared(req: ScoreRequest, opts: VNOptions) -> tuple[tuple[int, bool], ...
     for text in req.flowers:
         start = text.endswith(_START)
         code = text[:-1] if start else text
-        found = read_tiles(code, VN160, where="--flowers")
+        found = notation.read_tiles(code, VN160, where="--flowers")
         t = INDEX[found[0].code] if len(found) == 1 else -1
         if not (is_flower(t) or is_khung(t)) or not tile_limits(opts.khung_sets)[t]:
             raise NotationError(
@@ -173,7 +147,7 @@ def _check_copies(ctx: VNWin, opts: VNOptions) -> None:
 def win_context(req: ScoreRequest, opts: VNOptions) -> tuple[VNWin, int, int | None]:
     """The :class:`VNWin` of the request, the winner's seat and the discarder's."""
     seats = WIND_CODES
-    winner = seat_of(req.seat, seats, "--seat")
+    winner = notation.seat_of(req.seat, seats, "--seat")
     if req.dealer != "E":
         raise NotationError(
             req.dealer, "E: seats are seat winds and the dealer sits East", where="--dealer"
@@ -188,13 +162,13 @@ def win_context(req: ScoreRequest, opts: VNOptions) -> tuple[VNWin, int, int | N
             "option rob_kong=true (robbing a kong is off in vn-160, §3.2)",
             where="flags",
         )
-    hand = parse_hand(req.hand, VN160)
+    hand = notation.parse_hand(req.hand, VN160)
     if not opts.allow_bonus_discard:  # else the last tile may be a won-on flower (§3.6)
         for t in hand.tiles:  # what may stand in the hand first: a clearer error than a count
             _tile(t, opts)
     melds = tuple(_meld(m, opts, seats, winner) for m in hand.melds)
-    before, win = split_win(hand, req.win, VN160)
-    source, discarder = win_source(req, seats, winner)
+    before, win = notation.split_win(hand, req.win, VN160)
+    source, discarder = notation.win_source(req, seats, winner)
     win_tile = INDEX[win.code]
     bonus_discard = source is not WinSource.SELF_DRAW and win_tile >= N_KINDS
     if bonus_discard and not opts.allow_bonus_discard:
@@ -210,12 +184,7 @@ def win_context(req: ScoreRequest, opts: VNOptions) -> tuple[VNWin, int, int | N
         raise NotationError(
             "--kong-replacement", "a kong among the sets in brackets", where="flags"
         )
-    if req.heavenly and (winner != 0 or melds):
-        raise NotationError("--heavenly", "the dealer (E), with no set declared", where="flags")
-    if req.earthly and (winner == 0 or discarder != 0):
-        raise NotationError(
-            "--earthly", "a non-dealer winning on the dealer's (E) discard", where="flags"
-        )
+    notation.check_first_turn(req, winner, discarder, len(melds))
     ctx = VNWin(
         concealed=tuple(sorted(_tile(t, opts) for t in before)),
         win_tile=win_tile,
@@ -238,16 +207,18 @@ def _reading(score: VNScore, melds: tuple[VNMeld, ...]) -> str:
     parts = []
     for m in melds:
         (chows if m.is_chow else pungs).remove(m.tile)
-        shown = "".join(CODES[t] for t in m.tiles) if m.khung else set_text(m.tiles)
+        shown = "".join(CODES[t] for t in m.tiles) if m.khung else notation.set_text(m.tiles)
         src = f" <- {WIND_CODES[m.from_seat]}" if m.from_seat is not None else ""
-        parts.append(f"[{MELD_WORD[m.kind]} {shown}{src}]")
+        parts.append(f"[{notation.MELD_WORD[m.kind]} {shown}{src}]")
     if score.structure is Structure.THIRTEEN_ORPHANS:
         parts.append(f"thirteen orphans (pair {CODES[r.pair]})")
     elif score.structure is Structure.SEVEN_PAIRS:
         parts.append("seven pairs")
     else:
-        parts += [set_text([t, t + 1, t + 2]) for t in chows] + [set_text([t] * 3) for t in pungs]
-        parts.append(set_text([r.pair] * 2))
+        parts += [notation.set_text([t, t + 1, t + 2]) for t in chows] + [
+            notation.set_text([t] * 3) for t in pungs
+        ]
+        parts.append(notation.set_text([r.pair] * 2))
     text = " ".join(parts)
     if score.khung:
         text += "; " + ", ".join(f"{k} as {kind}" for k, kind in score.khung)
@@ -256,13 +227,13 @@ def _reading(score: VNScore, melds: tuple[VNMeld, ...]) -> str:
 
 def score_vn160(ruleset: str, req: ScoreRequest) -> ScoreReport:
     """Value one vn-160 win from notation (:data:`replay.scorecard.Scorer`)."""
-    opts = vn_options(req.options)
+    opts = notation.typed_options(req.options, options_for)
     ctx, winner, discarder = win_context(req, opts)
     seats = WIND_CODES
     score = evaluate(ctx, opts)
     if score is None:
         reason = "the tiles form no winning structure (vn-160 §4, WIN_HAND_INCOMPLETE)"
-        raise ValueError(false_win(reason, seats, winner, false_win_deltas(winner, opts)))
+        raise ValueError(notation.false_win(reason, seats, winner, false_win_deltas(winner, opts)))
     notes: list[str] = []
     if score.meets_min:
         deltas = settle(
@@ -290,15 +261,15 @@ def score_vn160(ruleset: str, req: ScoreRequest) -> ScoreReport:
     return ScoreReport(
         ruleset=ruleset,
         unit="phán",
-        patterns=pattern_lines(score.patterns, score.instances, section),
+        patterns=notation.pattern_lines(score.patterns, score.instances, section),
         raw=score.phan,
         value=score.phan,
         cap=None,
         minimum=opts.min_phan,
         meets_minimum=score.meets_min,
         seats=seats,
-        payments=tuple(number(d) for d in deltas),
+        payments=tuple(notation.number(d) for d in deltas),
         reading=_reading(score, ctx.melds),
-        roles=roles(seats, winner, ctx.source, discarder),
+        roles=notation.roles(seats, winner, ctx.source, discarder),
         notes=tuple(notes),
     )
