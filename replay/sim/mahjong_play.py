@@ -1,16 +1,17 @@
-"""The driver the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
+"""What the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
 
 A hand is a walk over table states: ``("draw" | "act" | "discard" | "claims", seat)``, None
-once the hand has ended. At each the driver asks the ruleset's hand
+once the hand has ended, walked by the one hand driver (:meth:`~replay.sim.core.HandSim.run`).
+At each the driver asks the ruleset's hand
 (:class:`replay.rulesets.mahjong.hand.MahjongHand`) for the seat's legal actions, the bot
 picks one and the driver steps it (:meth:`~replay.sim.core.HandSim.take`): each event is
 appended to the record and at once stepped through that same hand, so the bots see the
-engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the walk, the claim
-window's plant takeover, the own-kong choice, the planting steps both rulesets take the
-same way (a double draw, a kong without replacement), the recorded result's common part
-and the four rounds' rotation (:class:`Rounds`); a ruleset's subclass says what each state
-does (``do_draw``, ``do_act``, ``do_discard``, ``claims``) and plants its own scenarios.
-Bots stay per ruleset.
+engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the
+claim window's plant takeover, the own-kong choice, the planting steps both rulesets take
+the same way (a double draw, a kong without replacement) and the recorded result's common
+part; a ruleset's subclass says what each state does (``do_draw``, ``do_act``,
+``do_discard``, ``claims``) and plants its own scenarios. :class:`MahjongTable` is the
+sitting's four rounds (:class:`Rounds`) for the one sitting driver. Bots stay per ruleset.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from typing import Any, Protocol
 from mjaudit.parts.replay.engine.findings import Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
 from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
-from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, engine_stopped
+from mjaudit.parts.replay.sim import core
+from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, State, engine_stopped
 
-State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
-MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 # The scenarios both rulesets plant the same way (the ``violation`` of their labels).
 DOUBLE_DRAW = "double_draw"
 KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
@@ -58,6 +58,29 @@ class Rounds:
                     return False
                 self.wind += 1
         return True
+
+
+class MahjongTable(core.Table):
+    """A mahjong sitting for the one sitting driver: four rounds (:class:`Rounds`); the
+    ruleset says when the dealer stays (:meth:`stays`)."""
+
+    def setup(self) -> None:
+        self.rounds = Rounds(self.sitting.first_dealer, self.n)
+
+    def head(self, hand_no: int, at: Any) -> Record:
+        """The record's first keys: the shared ones and the prevailing wind."""
+        dealer = self.rounds.dealer
+        return {
+            **core.record_head(self.sitting, hand_no, at, dealer),
+            "prevailing_wind": self.rounds.prevailing,
+        }
+
+    def stays(self, hs: Any, result: Record) -> bool:
+        """Does the dealer deal again after this hand?"""
+        raise NotImplementedError
+
+    def next_hand(self, hs: Any, result: Record) -> bool:
+        return self.rounds.next_hand(self.stays(hs, result))
 
 
 class Plant(Protocol):
@@ -109,19 +132,6 @@ class MahjongHandSim(HandSim):
         except Stop:
             raise engine_stopped(self.record, i, ev, self.hand.findings[-1]) from None
         return i
-
-    def play(self, state: State) -> None:
-        """Walk the table states from ``state`` until the hand ends."""
-        while state is not None:
-            step, seat = state
-            if step == "draw":
-                state = self.do_draw(seat)
-            elif step == "act":
-                state = self.do_act(seat)
-            elif step == "discard":
-                state = self.do_discard(seat)
-            else:
-                state = self.do_claims(seat)
 
     def takeover(self, plant_step: Callable[[int], tuple[bool, State]], seat: int) -> Plan:
         """The plant's step at this point of the seat's turn: (taken, the state it leaves);

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
@@ -44,7 +44,7 @@ from mjaudit.parts.replay.rulesets.vn160.tiles import (
     is_rh,
 )
 from mjaudit.parts.replay.sim import core, mahjong_play
-from mjaudit.parts.replay.sim.core import AUDIT, Label, Record, SimulationError, Sitting
+from mjaudit.parts.replay.sim.core import AUDIT, Record, SimulationError
 from mjaudit.parts.replay.sim.core import check_clean as check_clean  # the tests import it here
 from mjaudit.parts.replay.sim.hk_bot import SeatView
 from mjaudit.parts.replay.sim.hk_play import Plant
@@ -310,11 +310,9 @@ class VNHandSim(MahjongHandSim):
 
     # -- the hand ------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def begin(self) -> State:
         self.hand.start()
-        if not self.initial_phase():
-            return
-        self.play(("act", self.dealer))
+        return ("act", self.dealer) if self.initial_phase() else None
 
     def do_draw(self, seat: int) -> State:
         if self.wall_empty(seat):
@@ -946,63 +944,60 @@ def favour(
         bots[fav] = VNBot(style, rng)
 
 
-def play_sitting(
-    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
-) -> Iterator[tuple[Record, list[Label]]]:
+class VNTable(mahjong_play.MahjongTable):
     """Four rounds (E S W N) with the §2.1 rotation: the dealer stays only on a win."""
-    house: dict[str, Any] = {"min_phan": 1} if rng.random() < MIN_PHAN_SHARE else {}
-    opts = options_for(house)
-    tiles = sorted(full_set(opts.khung_sets).elements())
-    rounds = mahjong_play.Rounds(sitting.first_dealer, 4)
-    at = sitting.start
-    for hand_no in range(1, mahjong_play.MAX_HANDS + 1):
-        dealer = rounds.dealer
-        wall = list(tiles)
+
+    minutes, per_event = 2, 0.03
+    slips = SLIPS
+    check_clean = True
+
+    def setup(self) -> None:
+        super().setup()
+        house: dict[str, Any] = {"min_phan": 1} if self.rng.random() < MIN_PHAN_SHARE else {}
+        self.house = house
+        self.opts = options_for(house)
+        self.tiles = sorted(full_set(self.opts.khung_sets).elements())
+
+    def deal(self, hand_no: int, at: datetime) -> VNHandSim:
+        rng = self.rng
+        dealer = self.rounds.dealer
+        wall = list(self.tiles)
         rng.shuffle(wall)
-        plant = make_plant(rng, rate, opts)
-        bots = [VNBot(m.style, rng) for m in sitting.members]
+        plant = make_plant(rng, self.rate, self.opts)
+        bots = [VNBot(m.style, rng) for m in self.sitting.members]
         if plant is not None:
             favour(plant, bots, wall, dealer, rng)
         record: Record = {
-            **core.record_head(sitting, hand_no, at, dealer),
-            "prevailing_wind": rounds.prevailing,
+            **self.head(hand_no, at),
             "dice": [rng.randint(1, 6) for _ in range(3)],
             "wall": [CODES[t] for t in wall],
             "start_hands": [[CODES[t] for t in h] for h in deal(wall, dealer)],
             "events": [],
         }
-        if house:
-            record["options"] = dict(house)
-        hs = VNHandSim(record, wall, opts, bots, rng, plant)
-        hs.run()
+        if self.house:
+            record["options"] = dict(self.house)
+        return VNHandSim(record, wall, self.opts, bots, rng, plant)
+
+    def result(self, hs: VNHandSim) -> tuple[Record, bool]:
+        """The engine's result; a planted phán mismatch records the phán too high."""
         result = hs.result()
-        phan = (
-            plant is not None
-            and plant.kind == RECORDED_PHAN_MISMATCH
-            and result.get("fan") is not None
-        )
-        if phan:
-            assert plant is not None
-            result["fan"] += 1 + rng.randrange(3)
-            plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
+        plant = hs.plant
+        if plant is None or plant.kind not in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH):
+            return result, False
+        if plant.kind == RECORDED_PHAN_MISMATCH and result.get("fan") is not None:
+            result["fan"] += 1 + self.rng.randrange(3)
+            plant.label(len(hs.events) - 1, "RESULT_MISMATCH", AUDIT, None,
                         note="the phán recorded too high")  # fmt: skip
-        due = (
-            plant is not None
-            and not phan
-            and plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH)
-        )
-        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due, clean=hs.hand)
-        yield core.canonical(record), labels
+            return result, False
+        return result, True
+
+    def stays(self, hs: VNHandSim, result: Record) -> bool:
         h = hs.hand
         if h.ended_by == "win":
-            stays = dealer in result["winners"] or dealer in [c.seat for c in h.settled]
-        elif h.ended_by in ("exhaustive_draw", "false_win"):
-            stays = opts.dealer_on_draw == "stay"
-        else:
-            stays = True
-        if not rounds.next_hand(stays):
-            return
-        at = core.next_start(at, record, rng, 2, 0.03)
+            return hs.dealer in result["winners"] or hs.dealer in [c.seat for c in h.settled]
+        if h.ended_by in ("exhaustive_draw", "false_win"):
+            return self.opts.dealer_on_draw == "stay"
+        return True
 
 
 _CLUBS = (
@@ -1018,7 +1013,7 @@ core.register(
         venues=_CLUBS,
         make_style=VNStyle.random,
         make_bot=VNBot,
-        play_sitting=play_sitting,
+        table=VNTable,
         violation_kinds=MENU,
     )
 )
