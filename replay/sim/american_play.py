@@ -618,12 +618,7 @@ class AmericanHandSim(HandSim):
                 continue
             if not self.ready():
                 return
-            i = self.emit(
-                {"type": "pung", "seat": s, "from": d, "tile": t,
-                 "with": self.codes(s, [kind(t)] * 2)}
-            )  # fmt: skip
-            p.label(i, "LATE_CALL", s)
-            p.done = True
+            self.planted_pung(s, d, t, [kind(t)] * 2, "LATE_CALL")
             return
 
     def plant_act(self, seat: int) -> bool | None:
@@ -675,6 +670,16 @@ class AmericanHandSim(HandSim):
                     return self.discard(seat, JOKER, planted=True)
         return None
 
+    def planted_pung(self, seat: int, frm: int, t: str, kinds: list[int], code: str) -> None:
+        """A planted pung call of ``t`` with the seat's tiles of ``kinds``, labelled
+        ``code``; the plant is then done."""
+        p = self.plant
+        assert p is not None
+        ev = {"type": "pung", "seat": seat, "from": frm, "tile": t}
+        i = self.emit({**ev, "with": self.codes(seat, kinds)})
+        p.label(i, code, seat)
+        p.done = True
+
     def bad_exchange(self, seat: int, code: str, target: int, exposure: int) -> None:
         """A planted joker exchange (BAD_JOKER_EXCHANGE); the plant is then done."""
         p = self.plant
@@ -707,12 +712,7 @@ class AmericanHandSim(HandSim):
             s, x = p.forced_joker_call
             p.forced_joker_call = None
             if t == JOKER and self.live(s) and self.holds(s, x) >= 2:
-                i = self.emit(
-                    {"type": "pung", "seat": s, "from": discarder, "tile": JOKER,
-                     "with": self.codes(s, [x, x])}
-                )  # fmt: skip
-                p.label(i, "CALL_DISCARDED_JOKER", s)
-                p.done = True
+                self.planted_pung(s, discarder, JOKER, [x, x], "CALL_DISCARDED_JOKER")
                 return True
         if p.done or t == JOKER:
             return None
@@ -726,12 +726,7 @@ class AmericanHandSim(HandSim):
         if kind_ == CALL_FOR_PAIR:
             for s in live:
                 if self.holds(s, k) >= 1 and self.ready():
-                    i = self.emit(
-                        {"type": "pung", "seat": s, "from": discarder, "tile": t,
-                         "with": self.codes(s, [k])}
-                    )  # fmt: skip
-                    p.label(i, "CALL_FOR_SINGLE_OR_PAIR", s)
-                    p.done = True
+                    self.planted_pung(s, discarder, t, [k], "CALL_FOR_SINGLE_OR_PAIR")
                     return True
         elif kind_ == CALL_FOR_RUN and k < 27:
             for s in live:
@@ -744,12 +739,7 @@ class AmericanHandSim(HandSim):
                 ]
                 if runs and self.ready():
                     a, b = runs[self.rng.randrange(len(runs))]
-                    i = self.emit(
-                        {"type": "pung", "seat": s, "from": discarder, "tile": t,
-                         "with": self.codes(s, [a, b])}
-                    )  # fmt: skip
-                    p.label(i, "ILLEGAL_EXPOSURE", s)
-                    p.done = True
+                    self.planted_pung(s, discarder, t, [a, b], "ILLEGAL_EXPOSURE")
                     return True
         elif kind_ == EXPOSURE_FITS_NO_HAND:
             for s in live:

@@ -29,7 +29,7 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
@@ -558,23 +558,18 @@ class ChanHandSim(HandSim):
         conc: Counter[str],
         exposed: tuple[Exposed, ...] | list[Exposed],
         ph: hist.PlayerHistory,
+        que_first: bool = False,
     ) -> list[str]:
-        return [y for y in sorted(conc) if not self.discard_codes(seat, y, conc, exposed, ph)]
+        """The cards whose discard is predicted clean, lowest first; ``que_first``: those a
+        player considers, its clean lone cards (què) if it has any, else the others."""
 
-    def discard_choices(
-        self,
-        seat: int,
-        conc: Counter[str],
-        exposed: tuple[Exposed, ...] | list[Exposed],
-        ph: hist.PlayerHistory,
-    ) -> list[str]:
-        """The clean discards a player considers: its lone cards (què) first, else any."""
+        def clean(cards: Iterable[str]) -> list[str]:
+            return [y for y in cards if not self.discard_codes(seat, y, conc, exposed, ph)]
+
+        if not que_first:
+            return clean(sorted(conc))
         que = sorted(set(arrange(conc).que))
-        clean = [y for y in que if not self.discard_codes(seat, y, conc, exposed, ph)]
-        if clean:
-            return clean
-        rest = sorted(y for y in conc if y not in que)
-        return [y for y in rest if not self.discard_codes(seat, y, conc, exposed, ph)]
+        return clean(que) or clean(sorted(y for y in conc if y not in que))
 
     def choose_eat(self, p: int) -> EatPlan | None:
         """The bot's eat (clean, with a clean discard after it), or the plant's."""
@@ -600,7 +595,7 @@ class ChanHandSim(HandSim):
                 continue
             conc2 = minus(conc, o.with_)
             exp2 = (*exposed, Exposed((o.with_, o.card), "eat", o.card))
-            clean = self.discard_choices(p, conc2, exp2, h2)
+            clean = self.clean_discards(p, conc2, exp2, h2, que_first=True)
             if pl is not None and pl.memo.get("keeps_cc") == p and len(clean) > 1:
                 clean = [y for y in clean if y != CC]  # holds on to chi chi (u_chi_rong)
             if not clean:
@@ -632,7 +627,7 @@ class ChanHandSim(HandSim):
             card, to = forced
         if card is None:
             conc = h.hands[p]
-            clean = self.discard_choices(p, conc, h.exposed[p], h.hist[p])
+            clean = self.clean_discards(p, conc, h.exposed[p], h.hist[p], que_first=True)
             if not clean:
                 if self.plant is None:
                     raise self.fail(f"seat {p} has no clean discard")
@@ -718,7 +713,10 @@ class ChanHandSim(HandSim):
         conc2[x] -= 3
         conc2 = +conc2
         exp2 = (*h.exposed[q], Exposed((x,) * 4, "chiu", x))
-        if not self.discard_choices(q, conc2, exp2, h.hist[q]) or not self.bots[q].wants_chiu():
+        if (
+            not self.clean_discards(q, conc2, exp2, h.hist[q], que_first=True)
+            or not self.bots[q].wants_chiu()
+        ):
             return False
         self.take(q, {"type": "chiu", "tile": x, "from": live.owner, "with": [x] * 3})
         return True

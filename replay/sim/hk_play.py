@@ -41,6 +41,7 @@ from mjaudit.parts.replay.sim.mahjong_play import (
     SETS,
     MahjongHandSim,
     MahjongTable,
+    Plan,
     State,
 )
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten, waits
@@ -345,28 +346,27 @@ class HKHandSim(MahjongHandSim):
         h = self.hand
         t = h.drawn
         if p.oblivious == seat and t is not None and self.complete(seat):
-            i = self.win(seat, t, None, self.score(seat, t, WinSource.SELF_DRAW))
-            p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BY_DEAD_HAND")
-            p.oblivious = None
-            return True, None
+            return self.dead_hand_win(seat, t, None, WinSource.SELF_DRAW)
         if seat in h.dead or not self.ready(p):
             return False, None
         kind = p.kind
         if kind == FALSE_WIN_INCOMPLETE and t is not None:
             tenpai = bool(self.waits[seat]) or h.live_count <= 6
             if tenpai and not self.complete(seat):
-                i = self.win(seat, t, None, None)
-                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_HAND_INCOMPLETE")
-                p.done = True
+                self.false_win(seat, t, None, None, "WIN_HAND_INCOMPLETE")
                 return True, None
         if kind == FALSE_WIN_BELOW_MIN_FAN and t is not None and self.complete(seat):
             score = self.score(seat, t, WinSource.SELF_DRAW)
             if score is not None and not score.meets_min_fan:
-                i = self.win(seat, t, None, score)
-                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BELOW_MIN_FAN")
-                p.done = True
+                self.false_win(seat, t, None, score, "WIN_BELOW_MIN_FAN")
                 return True, None
         return self.plant_turn_end(seat, kind)
+
+    def dead_hand_win(self, seat: int, t: int, frm: int | None, source: WinSource) -> Plan:
+        """WIN_BY_DEAD_HAND: the oblivious dead seat declares its win on ``t``."""
+        score = self.score(seat, t, source)
+        self.false_win(seat, t, frm, score, "WIN_BY_DEAD_HAND", oblivious=True)
+        return True, None
 
     def double_drawn(self, seat: int) -> bool:
         return not self.hand.initial and super().double_drawn(seat)
@@ -400,10 +400,7 @@ class HKHandSim(MahjongHandSim):
         assert live is not None
         dw = p.oblivious
         if dw is not None and dw != discarder and t in self.waits[dw]:
-            i = self.win(dw, t, discarder, self.score(dw, t, WinSource.DISCARD))
-            p.label(i, "FALSE_WIN", VIOL, dw, "WIN_BY_DEAD_HAND")
-            p.oblivious = None
-            return True, None
+            return self.dead_hand_win(dw, t, discarder, WinSource.DISCARD)
         if p.forced is not None:
             return self.forced_claim(discarder, t)
         if not self.ready(p):
@@ -413,18 +410,14 @@ class HKHandSim(MahjongHandSim):
         if kind == FALSE_WIN_INCOMPLETE:
             for s in order:
                 if s not in h.dead and self.waits[s] and not self.complete(s, t):
-                    i = self.win(s, t, discarder, None)
-                    p.label(i, "FALSE_WIN", VIOL, s, "WIN_HAND_INCOMPLETE")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_HAND_INCOMPLETE")
                     return True, None
         if kind == FALSE_WIN_BELOW_MIN_FAN:
             for s in order:
                 if s not in h.dead and t in self.waits[s]:
                     score = self.score(s, t, WinSource.DISCARD)
                     if score is not None and not score.meets_min_fan:
-                        i = self.win(s, t, discarder, score)
-                        p.label(i, "FALSE_WIN", VIOL, s, "WIN_BELOW_MIN_FAN")
-                        p.done = True
+                        self.false_win(s, t, discarder, score, "WIN_BELOW_MIN_FAN")
                         return True, None
         if kind in (CHOW_NOT_FROM_LEFT, WIN_BY_DEAD_HAND) and live.live_count >= 1 and t < 27:
             for s in order[1:]:

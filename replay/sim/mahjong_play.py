@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from typing import Any, Protocol
 
-from mjaudit.parts.replay.engine.findings import Stop, points
+from mjaudit.parts.replay.engine.findings import FindingClass, Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
 from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
 from mjaudit.parts.replay.sim import core
@@ -32,6 +32,7 @@ KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
 KONGS = ("concealed_kong", "added_kong")  # an own kong's event type, by ``added``
 SETS = ("kong", "pung", "chow")  # the sets claimed on a discard
 WIN = ("win",)
+VIOL = FindingClass.PLAYER_VIOLATION.value
 EXHAUSTIVE_DRAW: dict[str, Any] = {"type": "exhaustive_draw", "seat": None}  # the table's
 
 
@@ -178,6 +179,20 @@ class MahjongHandSim(HandSim):
         if score is not None:
             ev["claim"] = {"fan": getattr(score, self.VALUE)}
         return self.emit(ev)
+
+    def false_win(
+        self, seat: int, t: int, frm: int | None, score: Any, reason: str, oblivious: bool = False
+    ) -> None:
+        """A planted win the engine rejects for ``reason``: written (:meth:`win`) and
+        labelled FALSE_WIN; the plant is then done (an ``oblivious`` dead hand's win: the
+        seat is no longer oblivious)."""
+        p = self.plant
+        i = self.win(seat, t, frm, score)
+        p.label(i, "FALSE_WIN", VIOL, seat, reason)
+        if oblivious:
+            p.oblivious = None
+        else:
+            p.done = True
 
     def wall_empty(self, seat: int) -> bool:
         """No live tile is left for ``seat``'s draw: the hand ends in an exhaustive draw

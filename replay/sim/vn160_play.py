@@ -616,16 +616,12 @@ class VNHandSim(MahjongHandSim):
         if p.oblivious == seat and t is not None and self.complete(seat):
             _, reason = self.candidate(seat, t, WinSource.SELF_DRAW)
             if reason == "WIN_AFTER_MAT_U":
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, reason)
-                p.oblivious = None
+                self.false_win(seat, t, None, None, reason, oblivious=True)
                 return True, None
         if p.kind == FALSE_WIN_WITH_FLOWER and p.favoured == seat and not p.done:
             holds_rh = h.concealed[seat][RH] > 0
             if holds_rh and t is not None and self.complete(seat, rh_as_bt=True):
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, "WIN_WITH_FLOWER")
-                p.done = True
+                self.false_win(seat, t, None, None, "WIN_WITH_FLOWER")
                 return True, None
             return False, None
         if not self.active(seat) or not self.ready(p):
@@ -637,16 +633,12 @@ class VNHandSim(MahjongHandSim):
             and self.near(seat) <= 0
             and not self.complete(seat)
         ):
-            i = self.win(seat, t, None, None)
-            self.label(i, "FALSE_WIN", seat, "WIN_HAND_INCOMPLETE")
-            p.done = True
+            self.false_win(seat, t, None, None, "WIN_HAND_INCOMPLETE")
             return True, None
         if kind == FALSE_WIN_BELOW_MIN and t is not None and self.complete(seat):
             _, reason = self.candidate(seat, t, WinSource.SELF_DRAW)
             if reason == "WIN_BELOW_MIN":
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, reason)
-                p.done = True
+                self.false_win(seat, t, None, None, reason)
                 return True, None
         if kind in (BONUS_DISCARDED, WIN_ON_BONUS_DISCARD):
             held = [
@@ -693,17 +685,13 @@ class VNHandSim(MahjongHandSim):
         if dw is not None and dw != discarder and t < N_KINDS and self.complete(dw, t):
             _, reason = self.candidate(dw, t, WinSource.DISCARD)
             if reason == "WIN_AFTER_MAT_U":
-                i = self.win(dw, t, discarder, None)
-                self.label(i, "FALSE_WIN", dw, reason)
-                p.oblivious = None
+                self.false_win(dw, t, discarder, None, reason, oblivious=True)
                 return True, None
         if self.bonus_win:
             self.bonus_win = False
             for s in order:
                 if self.active(s) and self.near(s) <= 0:
-                    i = self.win(s, t, discarder, None)
-                    self.label(i, "FALSE_WIN", s, "WIN_ON_BONUS_DISCARD")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_ON_BONUS_DISCARD")
                     return True, None
             p.done = True  # the khung is thrown, but nobody was ready after all
             return False, None
@@ -711,9 +699,7 @@ class VNHandSim(MahjongHandSim):
         if p.kind == FALSE_WIN_WITH_FLOWER and fav is not None and not p.done:
             holds_rh = h.concealed[fav][RH] > 0
             if holds_rh and fav != discarder and self.complete(fav, t, rh_as_bt=True):
-                i = self.win(fav, t, discarder, None)
-                self.label(i, "FALSE_WIN", fav, "WIN_WITH_FLOWER")
-                p.done = True
+                self.false_win(fav, t, discarder, None, "WIN_WITH_FLOWER")
                 return True, None
             return False, None
         if t >= N_KINDS or not self.ready(p):
@@ -722,18 +708,14 @@ class VNHandSim(MahjongHandSim):
         if kind == FALSE_WIN_INCOMPLETE:
             for s in order:
                 if self.active(s) and self.near(s) <= 0 and not self.complete(s, t):
-                    i = self.win(s, t, discarder, None)
-                    self.label(i, "FALSE_WIN", s, "WIN_HAND_INCOMPLETE")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_HAND_INCOMPLETE")
                     return True, None
         if kind == FALSE_WIN_BELOW_MIN:
             for s in order:
                 if self.active(s) and self.complete(s, t):
                     _, reason = self.candidate(s, t, WinSource.DISCARD)
                     if reason == "WIN_BELOW_MIN":
-                        i = self.win(s, t, discarder, None)
-                        self.label(i, "FALSE_WIN", s, reason)
-                        p.done = True
+                        self.false_win(s, t, discarder, None, reason)
                         return True, None
         if h.live_count < 1:
             return False, None
@@ -746,11 +728,7 @@ class VNHandSim(MahjongHandSim):
                     e = dict(
                         options[self.rng.randrange(len(options))], seat=s, **{"from": discarder}
                     )
-                    i = self.emit(e)
-                    self.label(i, "CHOW_NOT_FROM_LEFT", s)
-                    p.done = True
-                    self.unclaimed = None
-                    return True, ("discard", s)
+                    return self.planted_claim(e, "CHOW_NOT_FROM_LEFT")
         if kind == KHUNG_OUTSIDE_DOMAIN:
             for s in order:
                 c = h.concealed[s]
@@ -767,21 +745,15 @@ class VNHandSim(MahjongHandSim):
                         "tile": CODES[t],
                         "with": [CODES[t], CODES[wrong[0]]],
                     }
-                    i = self.emit(e)
-                    self.label(i, "INVALID_MELD", s)
-                    p.done = True
-                    self.unclaimed = None
-                    return True, ("discard", s)
+                    return self.planted_claim(e, "INVALID_MELD")
         if kind == LATE_CLAIM:
             late = self.late_claim(discarder, t)
             if late is not None:
                 w, frm, x = late
-                i = self.emit({"type": "pung", "seat": w, "from": frm, "tile": CODES[x]})
-                self.label(i, "LATE_CLAIM", w)
                 self.visible[x] += 2
-                p.done = True
-                self.unclaimed = None
-                return True, ("discard", w)
+                return self.planted_claim(
+                    {"type": "pung", "seat": w, "from": frm, "tile": CODES[x]}, "LATE_CLAIM"
+                )
         if kind == CLAIM_PRIORITY and t < 27:
             nxt = order[0]
             callers = [
@@ -802,11 +774,7 @@ class VNHandSim(MahjongHandSim):
                 self.emit(
                     {"type": "announce", "seat": callers[0], "what": "claim", "claim": "pung"}
                 )
-                i = self.emit(options[0])
-                self.label(i, "CLAIM_PRIORITY_VIOLATION", nxt)
-                p.done = True
-                self.unclaimed = None
-                return True, ("discard", nxt)
+                return self.planted_claim(options[0], "CLAIM_PRIORITY_VIOLATION")
         if kind == DISCARD_OUT_OF_TURN:
             o = order[1 + self.rng.randrange(2)]
             x = self.discard_choice(o) if self.active(o) else None
@@ -832,6 +800,17 @@ class VNHandSim(MahjongHandSim):
                     self.unclaimed = None
                     return True, self.kong_then_discard(s)
         return False, None
+
+    def planted_claim(self, ev: dict[str, Any], code: str) -> tuple[bool, State]:
+        """A planted claim ``ev``, labelled ``code``: the claimer discards next, the plant
+        is done and the discard's window is closed."""
+        p = self.plant
+        assert p is not None
+        seat = ev["seat"]
+        self.label(self.emit(ev), code, seat)
+        p.done = True
+        self.unclaimed = None
+        return True, ("discard", seat)
 
     def late_claim(self, discarder: int, t: int) -> tuple[int, int, int] | None:
         """(claimer, discarder, tile): a player calls pung on a discard whose window has
