@@ -339,7 +339,8 @@ class HandSim:
 
     @staticmethod
     def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
-        """The event of the listed ``action`` the bot chose as ``want``: the listed one."""
+        """The event of the listed ``action`` the bot chose as ``want``: the listed one (a
+        new dict: the driver adds what it knows to it)."""
         return dict(action)
 
     def take(self, seat: int, want: dict[str, Any], **extra: Any) -> int:
@@ -354,11 +355,20 @@ class HandSim:
         action the list lacks is then recorded as the bot chose it. A field None in
         ``want`` is one the action lacks (``"seat": None`` for an event of the table).
         """
-        given = {k: v for k, v in {"seat": seat, **want}.items() if v is not None}
-        absent = [k for k, v in want.items() if v is None]  # fields the action must lack
+        given = {"seat": seat}
+        absent: list[str] = []  # fields the action must lack
+        for k, v in want.items():
+            if v is None:
+                given.pop(k, None)
+                absent.append(k)
+            else:
+                given[k] = v
+        fits = self.fits
         for action in self.legal(seat, (want["type"],)):
-            if self.fits(given, action) and not (absent and any(k in action for k in absent)):
-                return self.emit({**self.made(action, given), **extra})
+            if fits(given, action) and not (absent and any(k in action for k in absent)):
+                ev = self.made(action, given)  # a new dict
+                ev.update(extra)
+                return self.emit(ev)
         if self.plant is None:
             raise SimulationError(
                 f"{self.record['game_id']} hand {self.record['hand_no']} event "
