@@ -51,7 +51,7 @@ def _play_one(
 ) -> list[tuple[dict[str, Any], list[Label]]]:
     """One sitting, in a worker process (module level so it can be pickled)."""
     sim = REGISTRY[ruleset]
-    return list(sim.play_sitting(sim, sitting, random.Random(seed), violations))
+    return list(sim.play(sitting, random.Random(seed), violations))
 
 
 def simulate_sittings(
@@ -81,7 +81,7 @@ def simulate_sittings(
     plan = [(sitting, rng.getrandbits(64)) for sitting in sittings(sim, games, rng, members)]
     if workers <= 1 or len(plan) < 2:
         for sitting, sitting_seed in plan:
-            yield from sim.play_sitting(sim, sitting, random.Random(sitting_seed), violations)
+            yield from sim.play(sitting, random.Random(sitting_seed), violations)
         return
     ctx = multiprocessing.get_context("spawn")  # polars and fork can deadlock
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:

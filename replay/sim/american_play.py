@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, Stop, points
@@ -39,7 +40,7 @@ from mjaudit.parts.replay.rulesets.american.options import AmericanOptions, opti
 from mjaudit.parts.replay.rulesets.american.tiles import FLOWER, JOKER_KIND, kind
 from mjaudit.parts.replay.sim import core
 from mjaudit.parts.replay.sim.american_bot import AmericanBot, Assessment, CardModel, Style
-from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationError, Sitting
+from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, State
 from mjaudit.parts.schemas.tiles import JOKER
 
 N = 4
@@ -264,14 +265,14 @@ class AmericanHandSim(HandSim):
 
     # -- the hand ------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def begin(self) -> State:
+        """The deal, East's Mahjong on the deal (then the hand is over) or the Charleston,
+        then the first turn."""
         h = self.hand
         try:
             h.start()
         except Stop:
-            raise SimulationError(
-                f"{self.record['game_id']}: deal rejected: {h.findings[-1]}"
-            ) from None
+            raise self.fail(f"deal rejected: {h.findings[-1]}") from None
         if h.winning_match(self.dealer) is not None and (
             self.plant is None or self.plant.kind not in CHARLESTON_KINDS
         ):
@@ -279,9 +280,14 @@ class AmericanHandSim(HandSim):
             m = h.winning_match(self.dealer)
             assert m is not None
             self.take(self.dealer, {"type": "win", "tile": tile}, claim={"hand": m.hand.id})
-            return
+            return None
         self.charleston()
-        self.play()
+        p = self.plant
+        if p is not None:
+            p.play_start = len(self.events)
+            if p.kind in CHARLESTON_KINDS:
+                p.done = p.done or not p.labels
+        return self.table_state()
 
     # -- Charleston (§3) -----------------------------------------------------------------
 
@@ -412,30 +418,35 @@ class AmericanHandSim(HandSim):
 
     # -- play (§4) -----------------------------------------------------------------------
 
-    def play(self) -> None:
+    def table_state(self) -> State:
+        """The table state of play (§4): whose turn, and whether that seat holds 14
+        (``act``) or draws; the table's end once three hands are dead (by option)."""
+        h = self.hand
+        if h.phase == "ended":
+            return None
+        if self.opts.end_when_three_dead and len(h.dead) >= 3:
+            return ("end", h.turn)
+        return ("act" if h.holding else "draw", h.turn)
+
+    def do_end(self, seat: int) -> State:
+        self.take(seat, END)
+        return None
+
+    def do_act(self, seat: int) -> State:
+        return self.table_state() if self.act(seat) else None
+
+    def do_draw(self, seat: int) -> State:
+        """The seat's draw (a wall game when none is left), or the plant's instead."""
         h = self.hand
         p = self.plant
+        if h.remaining <= 0:
+            return self.do_end(seat)
+        if p is not None and self.plant_before_draw(seat):
+            return self.table_state()
+        self.take(seat, {"type": "draw"}, tile=self.wall[h.head])
         if p is not None:
-            p.play_start = len(self.events)
-            if p.kind in CHARLESTON_KINDS:
-                p.done = p.done or not p.labels
-        while h.phase != "ended":
-            if self.opts.end_when_three_dead and len(h.dead) >= 3:
-                self.take(h.turn, END)
-                return
-            seat = h.turn
-            if h.holding:
-                if not self.act(seat):
-                    return
-                continue
-            if h.remaining <= 0:
-                self.take(seat, END)
-                return
-            if p is not None and self.plant_before_draw(seat):
-                continue
-            self.take(seat, {"type": "draw"}, tile=self.wall[h.head])
-            if p is not None:
-                self.plant_after_draw(seat)
+            self.plant_after_draw(seat)
+        return self.table_state()
 
     def act(self, seat: int) -> bool:
         """The seat holds 14: joker exchanges, Mahjong, or a discard (and its call window).
@@ -607,12 +618,7 @@ class AmericanHandSim(HandSim):
                 continue
             if not self.ready():
                 return
-            i = self.emit(
-                {"type": "pung", "seat": s, "from": d, "tile": t,
-                 "with": self.codes(s, [kind(t)] * 2)}
-            )  # fmt: skip
-            p.label(i, "LATE_CALL", s)
-            p.done = True
+            self.planted_pung(s, d, t, [kind(t)] * 2, "LATE_CALL")
             return
 
     def plant_act(self, seat: int) -> bool | None:
@@ -664,6 +670,16 @@ class AmericanHandSim(HandSim):
                     return self.discard(seat, JOKER, planted=True)
         return None
 
+    def planted_pung(self, seat: int, frm: int, t: str, kinds: list[int], code: str) -> None:
+        """A planted pung call of ``t`` with the seat's tiles of ``kinds``, labelled
+        ``code``; the plant is then done."""
+        p = self.plant
+        assert p is not None
+        ev = {"type": "pung", "seat": seat, "from": frm, "tile": t}
+        i = self.emit({**ev, "with": self.codes(seat, kinds)})
+        p.label(i, code, seat)
+        p.done = True
+
     def bad_exchange(self, seat: int, code: str, target: int, exposure: int) -> None:
         """A planted joker exchange (BAD_JOKER_EXCHANGE); the plant is then done."""
         p = self.plant
@@ -696,12 +712,7 @@ class AmericanHandSim(HandSim):
             s, x = p.forced_joker_call
             p.forced_joker_call = None
             if t == JOKER and self.live(s) and self.holds(s, x) >= 2:
-                i = self.emit(
-                    {"type": "pung", "seat": s, "from": discarder, "tile": JOKER,
-                     "with": self.codes(s, [x, x])}
-                )  # fmt: skip
-                p.label(i, "CALL_DISCARDED_JOKER", s)
-                p.done = True
+                self.planted_pung(s, discarder, JOKER, [x, x], "CALL_DISCARDED_JOKER")
                 return True
         if p.done or t == JOKER:
             return None
@@ -715,12 +726,7 @@ class AmericanHandSim(HandSim):
         if kind_ == CALL_FOR_PAIR:
             for s in live:
                 if self.holds(s, k) >= 1 and self.ready():
-                    i = self.emit(
-                        {"type": "pung", "seat": s, "from": discarder, "tile": t,
-                         "with": self.codes(s, [k])}
-                    )  # fmt: skip
-                    p.label(i, "CALL_FOR_SINGLE_OR_PAIR", s)
-                    p.done = True
+                    self.planted_pung(s, discarder, t, [k], "CALL_FOR_SINGLE_OR_PAIR")
                     return True
         elif kind_ == CALL_FOR_RUN and k < 27:
             for s in live:
@@ -733,12 +739,7 @@ class AmericanHandSim(HandSim):
                 ]
                 if runs and self.ready():
                     a, b = runs[self.rng.randrange(len(runs))]
-                    i = self.emit(
-                        {"type": "pung", "seat": s, "from": discarder, "tile": t,
-                         "with": self.codes(s, [a, b])}
-                    )  # fmt: skip
-                    p.label(i, "ILLEGAL_EXPOSURE", s)
-                    p.done = True
+                    self.planted_pung(s, discarder, t, [a, b], "ILLEGAL_EXPOSURE")
                     return True
         elif kind_ == EXPOSURE_FITS_NO_HAND:
             for s in live:
@@ -894,35 +895,42 @@ def deal(wall: list[str], dealer: int) -> list[list[str]]:
 TILES: tuple[str, ...] = tuple(sorted(FULL_SET.elements()))
 
 
-def play_sitting(
-    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
-) -> Iterator[tuple[Record, list[Label]]]:
+class AmericanTable(core.Table):
     """Sixteen hands; East passes to the right after every hand, whatever the result (§2.5)."""
-    card = sample_card()
-    options = {"card": card.card_id}
-    opts = options_for(options)
-    dealer = sitting.first_dealer
-    at = sitting.start
-    for hand_no in range(1, HANDS_PER_SITTING + 1):
+
+    hands = HANDS_PER_SITTING
+    minutes, per_event = 3, 0.05
+    slips = SLIPS
+    check_clean = True
+
+    def setup(self) -> None:
+        self.card = sample_card()
+        self.options = {"card": self.card.card_id}
+        self.opts = options_for(self.options)
+        self.dealer = self.sitting.first_dealer
+
+    def deal(self, hand_no: int, at: datetime) -> AmericanHandSim:
+        rng = self.rng
         wall = list(TILES)
         rng.shuffle(wall)
         record: Record = {
-            **core.record_head(sitting, hand_no, at, dealer),
-            "options": dict(options),
+            **core.record_head(self.sitting, hand_no, at, self.dealer),
+            "options": dict(self.options),
             "wall": wall,
-            "start_hands": deal(wall, dealer),
+            "start_hands": deal(wall, self.dealer),
             "events": [],
         }
-        plant = make_plant(rng, rate)
-        bots = [cast(AmericanBot, sim.make_bot(m.style, rng)) for m in sitting.members]
-        hs = AmericanHandSim(record, opts, card, bots, rng, plant)
-        hs.run()
-        result = result_of(hs)
-        due = plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
-        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due, clean=hs.hand)
-        yield core.canonical(record), labels
-        dealer = (dealer + 1) % N
-        at = core.next_start(at, record, rng, 3, 0.05)
+        plant = make_plant(rng, self.rate)
+        bots = [cast(AmericanBot, self.sim.make_bot(m.style, rng)) for m in self.sitting.members]
+        return AmericanHandSim(record, self.opts, self.card, bots, rng, plant)
+
+    def result(self, hs: AmericanHandSim) -> tuple[Record, bool]:
+        plant = hs.plant
+        return result_of(hs), plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
+
+    def next_hand(self, hs: AmericanHandSim, result: Record) -> bool:
+        self.dealer = (self.dealer + 1) % N
+        return True
 
 
 _VENUES = (
@@ -932,5 +940,5 @@ _VENUES = (
 )
 
 core.register(
-    core.RulesetSimulator("american", 4, _VENUES, Style.random, AmericanBot, play_sitting, MENU)
+    core.RulesetSimulator("american", 4, _VENUES, Style.random, AmericanBot, AmericanTable, MENU)
 )

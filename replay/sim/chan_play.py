@@ -29,8 +29,9 @@ import copy
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import SERIOUS, FindingClass, points
@@ -75,13 +76,15 @@ from mjaudit.parts.replay.rulesets.chan.state import (
 )
 from mjaudit.parts.replay.sim import core
 from mjaudit.parts.replay.sim.chan_bot import ChanBot, DiscardView, Style, waits
-from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationError, Sitting
+from mjaudit.parts.replay.sim.core import HandSim, Label, Record, SimulationError, State
 
 N_PLAYERS = 4
 HANDS_PER_SITTING = (14, 22)
 SHARE_4_11 = 0.25  # sittings played in the Ù 4-11 mode
 
 VIOL = FindingClass.PLAYER_VIOLATION.value
+# The engine's phases (but ENDED, and CHIU_DISCARD: the chíu's discard) -> the step.
+STEPS = {OPENING: "opening", TURN: "turn", DRAWN: "drawn", MUST_DISCARD: "discard"}
 
 # Planted scenarios (the ``violation`` field of a label) -> the code they aim at.
 TARGETS: dict[str, str] = {
@@ -257,9 +260,6 @@ class ChanHandSim(HandSim):
 
     def legal(self, seat: int, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         return self.hand.legal_events(seat, kinds)
-
-    def fail(self, msg: str) -> SimulationError:
-        return SimulationError(f"{self.record['game_id']} hand {self.record['hand_no']}: {msg}")
 
     def emit(self, ev: dict[str, Any]) -> int:
         """Step ``ev`` through the engine; its serious findings must be the predicted ones."""
@@ -458,7 +458,8 @@ class ChanHandSim(HandSim):
 
     # -- the hand ------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def begin(self) -> State:
+        """The deal (a planted bốc cái is found at it), then the engine's first phase."""
         h = self.hand
         try:
             h.start()
@@ -474,32 +475,29 @@ class ChanHandSim(HandSim):
             p.done = True
         elif got:
             raise self.fail(f"the deal causes {got}")
-        steps = 0
-        while h.phase != ENDED:
-            steps += 1
-            if steps > 2000:
-                raise self.fail("the hand does not end")
-            ph = h.phase
-            if ph == OPENING:
-                self.opening()
-            elif ph == TURN:
-                self.turn(h.turn)
-            elif ph == DRAWN:
-                self.drawn(h.turn)
-            elif ph == MUST_DISCARD:
-                self.discard(h.turn)
-            elif ph == CHIU_DISCARD:
-                assert h.chiu_actor is not None
-                self.discard(h.chiu_actor)
+        return self.table_state()
 
-    def opening(self) -> None:
+    def table_state(self) -> State:
+        """The engine's phase as a table state: whose step it is (None: ended)."""
+        h = self.hand
+        ph = h.phase
+        if ph == ENDED:
+            return None
+        if ph == CHIU_DISCARD:
+            assert h.chiu_actor is not None
+            return ("discard", h.chiu_actor)
+        return (STEPS[ph], h.turn)
+
+    def do_opening(self, seat: int) -> State:
+        """The dealer's first move (``seat``: the dealer): an ù on the deal, else a
+        discard."""
         h = self.hand
         d = h.dealer
         check = h.win_check(d)
-        if check is not None and self.try_win(d, check):
-            return
-        self.maybe_khai(d)
-        self.discard(d)
+        if check is None or not self.try_win(d, check):
+            self.maybe_khai(d)
+            self.discard(d)
+        return self.table_state()
 
     def maybe_khai(self, seat: int) -> None:
         h = self.hand
@@ -508,7 +506,13 @@ class ChanHandSim(HandSim):
             if self.bots[seat].wants_khai():
                 self.take(seat, {"type": "khai", "tile": c})
 
+    def do_turn(self, p: int) -> State:
+        self.turn(p)
+        return self.table_state()
+
     def turn(self, p: int) -> None:
+        """The seat's turn: an eat from the row above, else a draw (the last card's end
+        by option, or the table's exhaustive draw)."""
         h = self.hand
         if self.plant_turn_start(p):
             return
@@ -519,22 +523,22 @@ class ChanHandSim(HandSim):
             self.eat(p, plan)
             return
         if h.stock_left <= self.limit:
-            if self.plant_last_card(p):
-                return
-            self.take(p, {"type": "exhaustive_draw", "seat": None})
+            if not self.plant_last_card(p):
+                self.take(p, {"type": "exhaustive_draw", "seat": None})
             return
         self.take(p, {"type": "draw", "tile": h.next_card()})
         self.claims()
 
-    def drawn(self, p: int) -> None:
-        if self.plant_snatch(p):
-            return
-        plan = self.choose_eat(p)
-        if plan is not None:
-            self.eat(p, plan)
-            return
-        self.take(p, {"type": "pass"})
-        self.plant_after_pass(p)
+    def do_drawn(self, p: int) -> State:
+        """After the seat's draw: an eat of the drawn card, else a pass."""
+        if not self.plant_snatch(p):
+            plan = self.choose_eat(p)
+            if plan is not None:
+                self.eat(p, plan)
+            else:
+                self.take(p, {"type": "pass"})
+                self.plant_after_pass(p)
+        return self.table_state()
 
     def eat(self, p: int, plan: EatPlan) -> None:
         """The eat the bot (or the plant) chose, as listed; a placement is the plant's."""
@@ -554,23 +558,18 @@ class ChanHandSim(HandSim):
         conc: Counter[str],
         exposed: tuple[Exposed, ...] | list[Exposed],
         ph: hist.PlayerHistory,
+        que_first: bool = False,
     ) -> list[str]:
-        return [y for y in sorted(conc) if not self.discard_codes(seat, y, conc, exposed, ph)]
+        """The cards whose discard is predicted clean, lowest first; ``que_first``: those a
+        player considers, its clean lone cards (què) if it has any, else the others."""
 
-    def discard_choices(
-        self,
-        seat: int,
-        conc: Counter[str],
-        exposed: tuple[Exposed, ...] | list[Exposed],
-        ph: hist.PlayerHistory,
-    ) -> list[str]:
-        """The clean discards a player considers: its lone cards (què) first, else any."""
+        def clean(cards: Iterable[str]) -> list[str]:
+            return [y for y in cards if not self.discard_codes(seat, y, conc, exposed, ph)]
+
+        if not que_first:
+            return clean(sorted(conc))
         que = sorted(set(arrange(conc).que))
-        clean = [y for y in que if not self.discard_codes(seat, y, conc, exposed, ph)]
-        if clean:
-            return clean
-        rest = sorted(y for y in conc if y not in que)
-        return [y for y in rest if not self.discard_codes(seat, y, conc, exposed, ph)]
+        return clean(que) or clean(sorted(y for y in conc if y not in que))
 
     def choose_eat(self, p: int) -> EatPlan | None:
         """The bot's eat (clean, with a clean discard after it), or the plant's."""
@@ -596,7 +595,7 @@ class ChanHandSim(HandSim):
                 continue
             conc2 = minus(conc, o.with_)
             exp2 = (*exposed, Exposed((o.with_, o.card), "eat", o.card))
-            clean = self.discard_choices(p, conc2, exp2, h2)
+            clean = self.clean_discards(p, conc2, exp2, h2, que_first=True)
             if pl is not None and pl.memo.get("keeps_cc") == p and len(clean) > 1:
                 clean = [y for y in clean if y != CC]  # holds on to chi chi (u_chi_rong)
             if not clean:
@@ -614,6 +613,10 @@ class ChanHandSim(HandSim):
             tv.done = True
         return plan
 
+    def do_discard(self, p: int) -> State:
+        self.discard(p)
+        return self.table_state()
+
     def discard(self, p: int) -> None:
         h = self.hand
         to: int | None = None
@@ -624,7 +627,7 @@ class ChanHandSim(HandSim):
             card, to = forced
         if card is None:
             conc = h.hands[p]
-            clean = self.discard_choices(p, conc, h.exposed[p], h.hist[p])
+            clean = self.clean_discards(p, conc, h.exposed[p], h.hist[p], que_first=True)
             if not clean:
                 if self.plant is None:
                     raise self.fail(f"seat {p} has no clean discard")
@@ -710,7 +713,10 @@ class ChanHandSim(HandSim):
         conc2[x] -= 3
         conc2 = +conc2
         exp2 = (*h.exposed[q], Exposed((x,) * 4, "chiu", x))
-        if not self.discard_choices(q, conc2, exp2, h.hist[q]) or not self.bots[q].wants_chiu():
+        if (
+            not self.clean_discards(q, conc2, exp2, h.hist[q], que_first=True)
+            or not self.bots[q].wants_chiu()
+        ):
             return False
         self.take(q, {"type": "chiu", "tile": x, "from": live.owner, "with": [x] * 3})
         return True
@@ -1149,26 +1155,29 @@ def rig_chi_rong(deck: list[str], spans: list[range], rng: random.Random, n: int
     return seat
 
 
-def play_sitting(
-    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
-) -> Iterator[tuple[Record, list[Label]]]:
+class ChanTable(core.Table):
     """One evening: the cái giver follows §3.1 (the winner, else the next player)."""
-    n = sim.n_players
-    mode_4_11 = rng.random() < SHARE_4_11
-    rec_opts = {"mode_4_11": True} if mode_4_11 else {}
-    opts = options_for(rec_opts)
-    giver = sitting.first_dealer
-    previous: dict[str, Any] | None = None
-    at = sitting.start
-    hands = rng.randint(*HANDS_PER_SITTING)
-    for hand_no in range(1, hands + 1):
-        plant = make_plant(rng, rate, mode_4_11, hand_no)
+
+    minutes, per_event = 3, 0.06
+    slips = SLIPS
+
+    def setup(self) -> None:
+        self.mode_4_11 = self.rng.random() < SHARE_4_11
+        self.rec_opts = {"mode_4_11": True} if self.mode_4_11 else {}
+        self.opts = options_for(self.rec_opts)
+        self.giver = self.sitting.first_dealer
+        self.previous: dict[str, Any] | None = None
+        self.hands = self.rng.randint(*HANDS_PER_SITTING)
+
+    def deal(self, hand_no: int, at: datetime) -> ChanHandSim:
+        rng, n = self.rng, self.n
+        plant = make_plant(rng, self.rate, self.mode_4_11, hand_no)
         deck = list(DECK)
         rng.shuffle(deck)
         if plant is not None and plant.kind == "sai_nguoi_bat_cai":
-            giver = (giver + rng.randrange(1, n)) % n  # the wrong player bốc cái
-            plant.memo["expect"] = giver
-        dealer = cai_dealer(giver, deck[0], n, opts)
+            self.giver = (self.giver + rng.randrange(1, n)) % n  # the wrong player bốc cái
+            plant.memo["expect"] = self.giver
+        dealer = cai_dealer(self.giver, deck[0], n, self.opts)
         if plant is not None and plant.kind == "sai_cai":
             dealer = (dealer + rng.randrange(1, n)) % n  # the wrong seat takes the cái pile
             plant.memo["expect"] = dealer
@@ -1179,34 +1188,40 @@ def play_sitting(
             plant.memo["keeps_cc"] = rig_chi_rong(deck, spans, rng, n)
         wall_start = sum(len(s) for s in spans)
         record: Record = {
-            **core.record_head(sitting, hand_no, at, dealer),
-            "cai": {"giver": giver, "tile": deck[0]},
+            **core.record_head(self.sitting, hand_no, at, dealer),
+            "cai": {"giver": self.giver, "tile": deck[0]},
             "start_hands": [[deck[q] for q in spans[s]] for s in range(n)],
             "wall": deck[wall_start:],
             "events": [],
         }
-        if rec_opts:
-            record["options"] = dict(rec_opts)
-        if previous is not None:
-            record["previous_hand"] = dict(previous)
-        bots = [cast(ChanBot, sim.make_bot(m.style, rng)) for m in sitting.members]
-        hs = ChanHandSim(record, opts, bots, rng, plant)
-        hs.run()
-        result = hand_result(hs)
-        due = plant is not None and plant.kind == SLIPS.scenario
-        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due)
+        if self.rec_opts:
+            record["options"] = dict(self.rec_opts)
+        if self.previous is not None:
+            record["previous_hand"] = dict(self.previous)
+        bots = [cast(ChanBot, self.sim.make_bot(m.style, rng)) for m in self.sitting.members]
+        return ChanHandSim(record, self.opts, bots, rng, plant)
+
+    def result(self, hs: ChanHandSim) -> tuple[Record, bool]:
+        plant = hs.plant
+        return hand_result(hs), plant is not None and plant.kind == SLIPS.scenario
+
+    def check(self, record: Record, labels: list[Label]) -> None:
         check_replay(record, labels)
-        yield core.canonical(record), labels
-        # §3.1: the next giver is this hand's winner (a false ù counts as a draw)
+
+    def next_hand(self, hs: ChanHandSim, result: Record) -> bool:
+        """§3.1: the next giver is this hand's winner (a false ù counts as a draw)."""
         h = hs.hand
         win = h.wins[0] if h.wins else None
         outcome = h.outcome()
         void = outcome.void if outcome is not None and win is not None else None
         drawn_first = h.forced_draw_at is not None and (win is None or win.index > h.forced_draw_at)
         winner = None if win is None or drawn_first else win.seat
-        previous = {"winner": winner, "void": void if winner is not None else None, "giver": giver}
-        giver = winner if winner is not None and void != "U_LAO" else (giver + 1) % n
-        at = core.next_start(at, record, rng, 3, 0.06)
+        giver = self.giver
+        self.previous = {
+            "winner": winner, "void": void if winner is not None else None, "giver": giver
+        }  # fmt: skip
+        self.giver = winner if winner is not None and void != "U_LAO" else (giver + 1) % self.n
+        return True
 
 
 def check_replay(record: Record, labels: list[Label]) -> None:
@@ -1228,7 +1243,5 @@ _VENUES = (
 )
 
 core.register(
-    core.RulesetSimulator(
-        "chan", N_PLAYERS, _VENUES, Style.random, ChanBot, play_sitting, MENU_4_11
-    )
+    core.RulesetSimulator("chan", N_PLAYERS, _VENUES, Style.random, ChanBot, ChanTable, MENU_4_11)
 )

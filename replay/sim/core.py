@@ -1,13 +1,17 @@
-"""What every ruleset's simulator shares: labels, the bot protocol, the step of a chosen
-legal action (:meth:`HandSim.take`), the registry, the club, and the planting framework (a plant's base and labels, the fallback to a wrong recorded
-payment and the one way a scorer falsifies a payment, :func:`wrong_payment`, the engine's
-stop and a clean hand's findings as simulator bugs, the record's first keys, the
-canonical record, the next hand's start, a style's habits).
+"""What every ruleset's simulator shares: labels, the bot protocol, the one sitting driver
+(:func:`play_sitting`), the one hand driver (:meth:`HandSim.run`) and the step of a chosen
+legal action (:meth:`HandSim.take`), the registry, the club, and the planting framework
+(a plant's base and labels, the fallback to a wrong recorded payment and the one way a
+scorer falsifies a payment, :func:`wrong_payment`, the engine's stop and a clean hand's
+findings as simulator bugs, the record's first keys, the canonical record, the next
+hand's start, a style's habits).
 
-A ruleset plugs in by registering a :class:`RulesetSimulator`: a function that plays one
-whole sitting (rotation, rounds, hands) and yields each hand's canonical record with the
-labels of the violations planted in it. The club (players, venue, tables, dates) is the
-same for every ruleset, so statistics over a simulated archive look like one club's.
+A ruleset plugs in by registering a :class:`RulesetSimulator` whose :class:`Table` says
+what the driver cannot know: how a hand is dealt (the wall, the record, the plant, the
+bots: its :class:`HandSim`), the recorded result, who deals next and when the sitting
+ends; its hand sim says what each table state does (its bots' decisions and its plants).
+The club (players, venue, tables, dates) is the same for every ruleset, so statistics
+over a simulated archive look like one club's.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ from mjaudit.parts.replay.engine.findings import SERIOUS, Finding, FindingClass,
 from mjaudit.parts.schemas.records import RecordError, parse_object
 
 Record = dict[str, Any]
+# A hand's table state: (step, seat), the step naming the hand sim's ``do_<step>`` method
+# that plays it; None once the hand has ended.
+State = tuple[str, int] | None
+MAX_STEPS = 2000  # a safety stop for a hand that does not end (a simulator bug)
 AUDIT = FindingClass.SCORE_MISMATCH.value
 
 
@@ -282,6 +290,8 @@ class HandSim:
     """One hand being simulated: the record it writes event by event, the ruleset's
     options, the seats' bots, the random source and the plant (None: a clean hand)."""
 
+    hand: Any  # the ruleset's hand state, which the record's events are stepped through
+
     def __init__(
         self, record: Record, opts: Any, bots: list[Any], rng: random.Random, plant: Any
     ) -> None:
@@ -291,6 +301,26 @@ class HandSim:
         self.bots = bots
         self.rng = rng
         self.plant = plant
+
+    def fail(self, msg: str) -> SimulationError:
+        """A simulator bug in this hand."""
+        return SimulationError(f"{self.record['game_id']} hand {self.record['hand_no']}: {msg}")
+
+    def begin(self) -> State:
+        """Start the hand (the engine's deal, and what comes before the first turn) and
+        say its first table state."""
+        raise NotImplementedError
+
+    def run(self) -> None:
+        """The one hand driver: from :meth:`begin`, each table state ``(step, seat)`` is
+        played by the ruleset's ``do_<step>(seat)``, which says the next, until None."""
+        state = self.begin()
+        for _ in range(MAX_STEPS):
+            if state is None:
+                return
+            step, seat = state
+            state = getattr(self, "do_" + step)(seat)
+        raise self.fail("the hand does not end")
 
     def emit(self, ev: dict[str, Any]) -> int:
         """Append ``ev`` to the record and step the ruleset's state with it."""
@@ -309,7 +339,8 @@ class HandSim:
 
     @staticmethod
     def made(action: dict[str, Any], want: dict[str, Any]) -> dict[str, Any]:
-        """The event of the listed ``action`` the bot chose as ``want``: the listed one."""
+        """The event of the listed ``action`` the bot chose as ``want``: the listed one (a
+        new dict: the driver adds what it knows to it)."""
         return dict(action)
 
     def take(self, seat: int, want: dict[str, Any], **extra: Any) -> int:
@@ -324,11 +355,20 @@ class HandSim:
         action the list lacks is then recorded as the bot chose it. A field None in
         ``want`` is one the action lacks (``"seat": None`` for an event of the table).
         """
-        given = {k: v for k, v in {"seat": seat, **want}.items() if v is not None}
-        absent = [k for k, v in want.items() if v is None]  # fields the action must lack
+        given = {"seat": seat}
+        absent: list[str] = []  # fields the action must lack
+        for k, v in want.items():
+            if v is None:
+                given.pop(k, None)
+                absent.append(k)
+            else:
+                given[k] = v
+        fits = self.fits
         for action in self.legal(seat, (want["type"],)):
-            if self.fits(given, action) and not (absent and any(k in action for k in absent)):
-                return self.emit({**self.made(action, given), **extra})
+            if fits(given, action) and not (absent and any(k in action for k in absent)):
+                ev = self.made(action, given)  # a new dict
+                ev.update(extra)
+                return self.emit(ev)
         if self.plant is None:
             raise SimulationError(
                 f"{self.record['game_id']} hand {self.record['hand_no']} event "
@@ -385,26 +425,93 @@ class Sitting:
 
 StyleFn = Callable[[random.Random], Any]
 BotFn = Callable[[Any, random.Random], Bot]
-SittingFn = Callable[
-    ["RulesetSimulator", Sitting, random.Random, float], Iterator[tuple[Record, list[Label]]]
-]
+
+
+class Table:
+    """A ruleset's side of one sitting, the hooks of :func:`play_sitting`: the ruleset's
+    subclass deals each hand (:meth:`deal`), reads its result (:meth:`result`) and moves
+    the deal on (:meth:`next_hand`). Made at the sitting's start (a ruleset may draw its
+    house options there, from ``rng``)."""
+
+    hands: int = 160  # the most hands a sitting plays (a safety stop where it has no end)
+    minutes: int = 2  # a hand's minutes (:func:`next_start`), and
+    per_event: float = 0.04  # those a recorded event adds
+    slips: Slips  # how the ruleset's scorer records a wrong payment
+    check_clean = False  # a hand with nothing planted is checked to be clean
+
+    def __init__(
+        self, sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+    ) -> None:
+        self.sim = sim
+        self.sitting = sitting
+        self.rng = rng
+        self.rate = rate  # the share of hands with a plant
+        self.n = sim.n_players
+        self.setup()
+
+    def setup(self) -> None:
+        """The ruleset's own state for the sitting (its options, the first dealer)."""
+
+    def deal(self, hand_no: int, at: datetime) -> HandSim:
+        """Hand ``hand_no``, starting ``at``: the shuffled wall, the record (its head from
+        :func:`record_head`), the plant and the bots, as the hand sim to play."""
+        raise NotImplementedError
+
+    def result(self, hs: Any) -> tuple[Record, bool]:
+        """The played hand's result as the table records it, and whether the plant is a
+        wrong recorded payment (then :func:`hand_labels` falsifies it)."""
+        raise NotImplementedError
+
+    def check(self, record: Record, labels: list[Label]) -> None:
+        """The ruleset's own check of a finished record and its labels."""
+
+    def next_hand(self, hs: Any, result: Record) -> bool:
+        """Move the deal on after the hand; False once the sitting is over."""
+        return True
+
+
+def play_sitting(
+    sim: RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
+) -> Iterator[tuple[Record, list[Label]]]:
+    """The one sitting driver: hand after hand, the ruleset's :class:`Table` deals it, its
+    hand sim plays it (:meth:`HandSim.run`), the result and the plant's labels are
+    recorded and (canonical record, labels) yielded, until the table says the sitting is
+    over."""
+    table = sim.table(sim, sitting, rng, rate)
+    at = sitting.start
+    for hand_no in range(1, table.hands + 1):
+        hs = table.deal(hand_no, at)
+        hs.run()
+        record = hs.record
+        result, due = table.result(hs)
+        clean = hs.hand if table.check_clean else None
+        labels = hand_labels(hs.plant, record, result, rng, table.slips, due=due, clean=clean)
+        table.check(record, labels)
+        yield canonical(record), labels
+        if not table.next_hand(hs, result):
+            return
+        at = next_start(at, record, rng, table.minutes, table.per_event)
 
 
 @dataclass(frozen=True)
 class RulesetSimulator:
-    """How one ruleset is simulated: seats per table, venues, player habits, bots, sittings.
-
-    ``play_sitting(sim, sitting, rng, violation_rate)`` plays a whole sitting and yields
-    (canonical record, labels) per hand; ``violation_kinds`` lists what it can plant.
-    """
+    """How one ruleset is simulated: seats per table, venues, player habits, bots, and
+    its :class:`Table` (what :func:`play_sitting` asks of the ruleset);
+    ``violation_kinds`` lists what it can plant."""
 
     ruleset: str
     n_players: int
     venues: tuple[Venue, ...]
     make_style: StyleFn
     make_bot: BotFn
-    play_sitting: SittingFn
+    table: Callable[[RulesetSimulator, Sitting, random.Random, float], Table]
     violation_kinds: tuple[str, ...] = field(default=())
+
+    def play(
+        self, sitting: Sitting, rng: random.Random, rate: float
+    ) -> Iterator[tuple[Record, list[Label]]]:
+        """A whole sitting, (canonical record, labels) per hand (:func:`play_sitting`)."""
+        return play_sitting(self, sitting, rng, rate)
 
 
 REGISTRY: dict[str, RulesetSimulator] = {}

@@ -93,6 +93,11 @@ class SeatView:
     threat: bool = False  # an opponent shows three or more sets
 
 
+def suit_keys(c: Sequence[int]) -> tuple[int, int, int]:
+    """The three suits' keys of the counts (:func:`~replay.sim.shanten.suit_key`)."""
+    return suit_key(c, 0), suit_key(c, 9), suit_key(c, 18)
+
+
 def value_honour(t: int, v: SeatView) -> bool:
     return t in DRAGONS or t == EAST + v.seat_wind or t == EAST + v.prevailing
 
@@ -115,14 +120,20 @@ class HKBot:
 
     # -- plans -------------------------------------------------------------------------
 
-    def plan_shanten(self, c: Sequence[int], declared: int, plan: Plan) -> int:
+    def plan_shanten(
+        self, c: Sequence[int], declared: int, plan: Plan, keys: Sequence[int] | None = None
+    ) -> int:
+        """The plan's shanten of the counts ``c`` (``keys``: their three suit keys, when
+        already computed for these counts)."""
         if plan.kind == "pungs":
             return pung_shanten(c, declared)
         if plan.kind == "orphans":
             return orphans_shanten(c)
-        tm = suit_table(suit_key(c, 0)) if plan.suits & 1 else _ZERO
-        tp = suit_table(suit_key(c, 9)) if plan.suits & 2 else _ZERO
-        ts = suit_table(suit_key(c, 18)) if plan.suits & 4 else _ZERO
+        if keys is None:
+            keys = suit_keys(c)
+        tm = suit_table(keys[0]) if plan.suits & 1 else _ZERO
+        tp = suit_table(keys[1]) if plan.suits & 2 else _ZERO
+        ts = suit_table(keys[2]) if plan.suits & 4 else _ZERO
         return score(merge(merge(tm, tp), merge(ts, honour_table(c, plan.honours))), declared)
 
     def choose_plan(self, v: SeatView) -> Plan:
@@ -164,8 +175,11 @@ class HKBot:
         if k == 0 and orphans_shanten(c) <= 3:
             options.append((0.5, ORPHAN_PLAN))
         best: tuple[float, int, Plan] | None = None
+        keys = suit_keys(c)
         for i, (penalty, plan) in enumerate(options):
-            cost = self.plan_shanten(c, k, plan) + penalty - (0.6 if plan == self.plan else 0.0)
+            cost = (
+                self.plan_shanten(c, k, plan, keys) + penalty - (0.6 if plan == self.plan else 0.0)
+            )
             if best is None or (cost, i) < best[:2]:
                 best = (cost, i, plan)
         assert best is not None
@@ -184,7 +198,7 @@ class HKBot:
                 out.append((self.plan_shanten(c, declared, plan), t))
                 c[t] += 1
             return out
-        keys = [suit_key(c, 0), suit_key(c, 9), suit_key(c, 18)]
+        keys = suit_keys(c)
         tabs = [suit_table(keys[s]) if plan.suits >> s & 1 else _ZERO for s in range(3)]
         hon = honour_table(c, plan.honours)
         others = [

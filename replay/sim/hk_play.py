@@ -19,8 +19,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, cast
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
@@ -31,17 +31,17 @@ from mjaudit.parts.replay.rulesets.hk.scoring import HandScore, evaluate, false_
 from mjaudit.parts.replay.rulesets.mahjong.decompose import is_complete
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.sim import core
-from mjaudit.parts.replay.sim.core import Label, Record, Sitting
+from mjaudit.parts.replay.sim.core import Record
 from mjaudit.parts.replay.sim.hk_bot import DRAGONS, HKBot, SeatView, Style
 from mjaudit.parts.replay.sim.mahjong_play import (
     DOUBLE_DRAW,
     EXHAUSTIVE_DRAW,
     KONG_WITHOUT_REPLACEMENT,
     KONGS,
-    MAX_HANDS,
     SETS,
     MahjongHandSim,
-    Rounds,
+    MahjongTable,
+    Plan,
     State,
 )
 from mjaudit.parts.replay.sim.shanten import orphans_shanten, shanten, waits
@@ -204,16 +204,16 @@ class HKHandSim(MahjongHandSim):
 
     # -- the hand ------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def begin(self) -> State:
         self.hand.start()
         if not self.draw(self.dealer):
-            return
+            return None
         if self.classic and not self.initial_flowers():
-            return
+            return None
         for s in range(self.n):
             if s != self.dealer:
                 self.update_waits(s)
-        self.play(("act", self.dealer))
+        return ("act", self.dealer)
 
     def do_draw(self, seat: int) -> State:
         if self.wall_empty(seat):
@@ -346,28 +346,27 @@ class HKHandSim(MahjongHandSim):
         h = self.hand
         t = h.drawn
         if p.oblivious == seat and t is not None and self.complete(seat):
-            i = self.win(seat, t, None, self.score(seat, t, WinSource.SELF_DRAW))
-            p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BY_DEAD_HAND")
-            p.oblivious = None
-            return True, None
+            return self.dead_hand_win(seat, t, None, WinSource.SELF_DRAW)
         if seat in h.dead or not self.ready(p):
             return False, None
         kind = p.kind
         if kind == FALSE_WIN_INCOMPLETE and t is not None:
             tenpai = bool(self.waits[seat]) or h.live_count <= 6
             if tenpai and not self.complete(seat):
-                i = self.win(seat, t, None, None)
-                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_HAND_INCOMPLETE")
-                p.done = True
+                self.false_win(seat, t, None, None, "WIN_HAND_INCOMPLETE")
                 return True, None
         if kind == FALSE_WIN_BELOW_MIN_FAN and t is not None and self.complete(seat):
             score = self.score(seat, t, WinSource.SELF_DRAW)
             if score is not None and not score.meets_min_fan:
-                i = self.win(seat, t, None, score)
-                p.label(i, "FALSE_WIN", VIOL, seat, "WIN_BELOW_MIN_FAN")
-                p.done = True
+                self.false_win(seat, t, None, score, "WIN_BELOW_MIN_FAN")
                 return True, None
         return self.plant_turn_end(seat, kind)
+
+    def dead_hand_win(self, seat: int, t: int, frm: int | None, source: WinSource) -> Plan:
+        """WIN_BY_DEAD_HAND: the oblivious dead seat declares its win on ``t``."""
+        score = self.score(seat, t, source)
+        self.false_win(seat, t, frm, score, "WIN_BY_DEAD_HAND", oblivious=True)
+        return True, None
 
     def double_drawn(self, seat: int) -> bool:
         return not self.hand.initial and super().double_drawn(seat)
@@ -401,10 +400,7 @@ class HKHandSim(MahjongHandSim):
         assert live is not None
         dw = p.oblivious
         if dw is not None and dw != discarder and t in self.waits[dw]:
-            i = self.win(dw, t, discarder, self.score(dw, t, WinSource.DISCARD))
-            p.label(i, "FALSE_WIN", VIOL, dw, "WIN_BY_DEAD_HAND")
-            p.oblivious = None
-            return True, None
+            return self.dead_hand_win(dw, t, discarder, WinSource.DISCARD)
         if p.forced is not None:
             return self.forced_claim(discarder, t)
         if not self.ready(p):
@@ -414,18 +410,14 @@ class HKHandSim(MahjongHandSim):
         if kind == FALSE_WIN_INCOMPLETE:
             for s in order:
                 if s not in h.dead and self.waits[s] and not self.complete(s, t):
-                    i = self.win(s, t, discarder, None)
-                    p.label(i, "FALSE_WIN", VIOL, s, "WIN_HAND_INCOMPLETE")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_HAND_INCOMPLETE")
                     return True, None
         if kind == FALSE_WIN_BELOW_MIN_FAN:
             for s in order:
                 if s not in h.dead and t in self.waits[s]:
                     score = self.score(s, t, WinSource.DISCARD)
                     if score is not None and not score.meets_min_fan:
-                        i = self.win(s, t, discarder, score)
-                        p.label(i, "FALSE_WIN", VIOL, s, "WIN_BELOW_MIN_FAN")
-                        p.done = True
+                        self.false_win(s, t, discarder, score, "WIN_BELOW_MIN_FAN")
                         return True, None
         if kind in (CHOW_NOT_FROM_LEFT, WIN_BY_DEAD_HAND) and live.live_count >= 1 and t < 27:
             for s in order[1:]:
@@ -669,52 +661,47 @@ def favour(
         plant.favoured = fav
 
 
-def play_sitting(
-    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
-) -> Iterator[tuple[Record, list[Label]]]:
+class HKTable(MahjongTable):
     """Four rounds (E S W N) with dealer rotation as hk-classic §2.8-2.9 / mahjongo §2.6."""
-    ruleset = sim.ruleset
-    opts = options_for(ruleset)
-    n = sim.n_players
-    tiles = sorted(WALLS[ruleset].elements())
-    rounds = Rounds(sitting.first_dealer, n)
-    at = sitting.start
-    slips = dataclasses.replace(SLIPS, unit=8 if opts.is_classic else 16)
-    for hand_no in range(1, MAX_HANDS + 1):
-        dealer = rounds.dealer
-        wall = list(tiles)
+
+    def setup(self) -> None:
+        super().setup()
+        self.opts = options_for(self.sim.ruleset)
+        self.tiles = sorted(WALLS[self.sim.ruleset].elements())
+        self.slips = dataclasses.replace(SLIPS, unit=8 if self.opts.is_classic else 16)
+
+    def deal(self, hand_no: int, at: datetime) -> HKHandSim:
+        rng, n, opts = self.rng, self.n, self.opts
+        dealer = self.rounds.dealer
+        wall = list(self.tiles)
         rng.shuffle(wall)
         record: Record = {
-            **core.record_head(sitting, hand_no, at, dealer),
-            "prevailing_wind": rounds.prevailing,
+            **self.head(hand_no, at),
             "wall": [CODES[t] for t in wall],
             "start_hands": [[CODES[t] for t in h] for h in _deal(wall, dealer, n)],
             "events": [],
         }
         if opts.is_classic:
             record["dice"] = [rng.randint(1, 6) for _ in range(3)]
-        plant = make_plant(rng, rate, ruleset)
-        bots = [cast(HKBot, sim.make_bot(m.style, rng)) for m in sitting.members]
+        plant = make_plant(rng, self.rate, self.sim.ruleset)
+        bots = [cast(HKBot, self.sim.make_bot(m.style, rng)) for m in self.sitting.members]
         if plant is not None:
-            favour(plant, bots, wall, dealer, n, tiles, rng)
+            favour(plant, bots, wall, dealer, n, self.tiles, rng)
             record["wall"] = [CODES[t] for t in wall]
             record["start_hands"] = [[CODES[t] for t in h] for h in _deal(wall, dealer, n)]
-        hs = HKHandSim(record, wall, opts, bots, rng, plant)
-        hs.run()
-        result = hs.result()
-        due = plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
-        labels = core.hand_labels(plant, record, result, rng, slips, due=due)
-        yield core.canonical(record), labels
+        return HKHandSim(record, wall, opts, bots, rng, plant)
+
+    def result(self, hs: HKHandSim) -> tuple[Record, bool]:
+        plant = hs.plant
+        return hs.result(), plant is not None and plant.kind == RECORDED_RESULT_MISMATCH
+
+    def stays(self, hs: HKHandSim, result: Record) -> bool:
         h = hs.hand
-        winners = result["winners"] if h.settled else []
-        stays = h.ended_by in ("false_win", "abandon") or (
-            h.ended_by == "exhaustive_draw" and opts.dealer_on_draw == "stay"
+        if h.ended_by == "win":
+            return hs.dealer in result["winners"]
+        return h.ended_by in ("false_win", "abandon") or (
+            h.ended_by == "exhaustive_draw" and self.opts.dealer_on_draw == "stay"
         )
-        if h.ended_by == "win" and dealer in winners:
-            stays = True
-        if not rounds.next_hand(stays):
-            return
-        at = core.next_start(at, record, rng, 2, 0.04)
 
 
 _CLUBS = (
@@ -730,6 +717,4 @@ for _rs, _n, _venues in (
     ("hk-mahjongo", 4, _ONLINE),
     ("hk-mahjongo-2p", 2, _ONLINE_2P),
 ):
-    core.register(
-        core.RulesetSimulator(_rs, _n, _venues, Style.random, HKBot, play_sitting, MENUS[_rs])
-    )
+    core.register(core.RulesetSimulator(_rs, _n, _venues, Style.random, HKBot, HKTable, MENUS[_rs]))

@@ -1,16 +1,17 @@
-"""The driver the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
+"""What the mahjong simulators share (Hong Kong, vn-160), over the shared hand state.
 
 A hand is a walk over table states: ``("draw" | "act" | "discard" | "claims", seat)``, None
-once the hand has ended. At each the driver asks the ruleset's hand
+once the hand has ended, walked by the one hand driver (:meth:`~replay.sim.core.HandSim.run`).
+At each the driver asks the ruleset's hand
 (:class:`replay.rulesets.mahjong.hand.MahjongHand`) for the seat's legal actions, the bot
 picks one and the driver steps it (:meth:`~replay.sim.core.HandSim.take`): each event is
 appended to the record and at once stepped through that same hand, so the bots see the
-engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the walk, the claim
-window's plant takeover, the own-kong choice, the planting steps both rulesets take the
-same way (a double draw, a kong without replacement), the recorded result's common part
-and the four rounds' rotation (:class:`Rounds`); a ruleset's subclass says what each state
-does (``do_draw``, ``do_act``, ``do_discard``, ``claims``) and plants its own scenarios.
-Bots stay per ruleset.
+engine's own table; a plant writes its events itself. :class:`MahjongHandSim` holds the
+claim window's plant takeover, the own-kong choice, the planting steps both rulesets take
+the same way (a double draw, a kong without replacement) and the recorded result's common
+part; a ruleset's subclass says what each state does (``do_draw``, ``do_act``,
+``do_discard``, ``claims``) and plants its own scenarios. :class:`MahjongTable` is the
+sitting's four rounds (:class:`Rounds`) for the one sitting driver. Bots stay per ruleset.
 """
 
 from __future__ import annotations
@@ -18,20 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from typing import Any, Protocol
 
-from mjaudit.parts.replay.engine.findings import Stop, points
+from mjaudit.parts.replay.engine.findings import FindingClass, Stop, points
 from mjaudit.parts.replay.rulesets.mahjong.hand import MahjongHand
 from mjaudit.parts.replay.rulesets.mahjong.melds import WinSource
-from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, engine_stopped
+from mjaudit.parts.replay.sim import core
+from mjaudit.parts.replay.sim.core import HandSim, Record, SimulationError, State, engine_stopped
 
-State = tuple[str, int] | None  # ("draw" | "act" | "discard" | "claims", seat); None = ended
 Plan = tuple[bool, State]  # a plant's step: (taken over, the table state it leaves)
-MAX_HANDS = 160  # a safety stop for a sitting whose dealer never loses
 # The scenarios both rulesets plant the same way (the ``violation`` of their labels).
 DOUBLE_DRAW = "double_draw"
 KONG_WITHOUT_REPLACEMENT = "kong_without_replacement"
 KONGS = ("concealed_kong", "added_kong")  # an own kong's event type, by ``added``
 SETS = ("kong", "pung", "chow")  # the sets claimed on a discard
 WIN = ("win",)
+VIOL = FindingClass.PLAYER_VIOLATION.value
 EXHAUSTIVE_DRAW: dict[str, Any] = {"type": "exhaustive_draw", "seat": None}  # the table's
 
 
@@ -58,6 +59,29 @@ class Rounds:
                     return False
                 self.wind += 1
         return True
+
+
+class MahjongTable(core.Table):
+    """A mahjong sitting for the one sitting driver: four rounds (:class:`Rounds`); the
+    ruleset says when the dealer stays (:meth:`stays`)."""
+
+    def setup(self) -> None:
+        self.rounds = Rounds(self.sitting.first_dealer, self.n)
+
+    def head(self, hand_no: int, at: Any) -> Record:
+        """The record's first keys: the shared ones and the prevailing wind."""
+        dealer = self.rounds.dealer
+        return {
+            **core.record_head(self.sitting, hand_no, at, dealer),
+            "prevailing_wind": self.rounds.prevailing,
+        }
+
+    def stays(self, hs: Any, result: Record) -> bool:
+        """Does the dealer deal again after this hand?"""
+        raise NotImplementedError
+
+    def next_hand(self, hs: Any, result: Record) -> bool:
+        return self.rounds.next_hand(self.stays(hs, result))
 
 
 class Plant(Protocol):
@@ -110,19 +134,6 @@ class MahjongHandSim(HandSim):
             raise engine_stopped(self.record, i, ev, self.hand.findings[-1]) from None
         return i
 
-    def play(self, state: State) -> None:
-        """Walk the table states from ``state`` until the hand ends."""
-        while state is not None:
-            step, seat = state
-            if step == "draw":
-                state = self.do_draw(seat)
-            elif step == "act":
-                state = self.do_act(seat)
-            elif step == "discard":
-                state = self.do_discard(seat)
-            else:
-                state = self.do_claims(seat)
-
     def takeover(self, plant_step: Callable[[int], tuple[bool, State]], seat: int) -> Plan:
         """The plant's step at this point of the seat's turn: (taken, the state it leaves);
         (False, None) in a clean hand."""
@@ -168,6 +179,20 @@ class MahjongHandSim(HandSim):
         if score is not None:
             ev["claim"] = {"fan": getattr(score, self.VALUE)}
         return self.emit(ev)
+
+    def false_win(
+        self, seat: int, t: int, frm: int | None, score: Any, reason: str, oblivious: bool = False
+    ) -> None:
+        """A planted win the engine rejects for ``reason``: written (:meth:`win`) and
+        labelled FALSE_WIN; the plant is then done (an ``oblivious`` dead hand's win: the
+        seat is no longer oblivious)."""
+        p = self.plant
+        i = self.win(seat, t, frm, score)
+        p.label(i, "FALSE_WIN", VIOL, seat, reason)
+        if oblivious:
+            p.oblivious = None
+        else:
+            p.done = True
 
     def wall_empty(self, seat: int) -> bool:
         """No live tile is left for ``seat``'s draw: the hand ends in an exhaustive draw

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from mjaudit.parts.replay.engine.findings import FindingClass, points
@@ -44,7 +44,7 @@ from mjaudit.parts.replay.rulesets.vn160.tiles import (
     is_rh,
 )
 from mjaudit.parts.replay.sim import core, mahjong_play
-from mjaudit.parts.replay.sim.core import AUDIT, Label, Record, SimulationError, Sitting
+from mjaudit.parts.replay.sim.core import AUDIT, Record, SimulationError
 from mjaudit.parts.replay.sim.core import check_clean as check_clean  # the tests import it here
 from mjaudit.parts.replay.sim.hk_bot import SeatView
 from mjaudit.parts.replay.sim.hk_play import Plant
@@ -310,11 +310,9 @@ class VNHandSim(MahjongHandSim):
 
     # -- the hand ------------------------------------------------------------------------
 
-    def run(self) -> None:
+    def begin(self) -> State:
         self.hand.start()
-        if not self.initial_phase():
-            return
-        self.play(("act", self.dealer))
+        return ("act", self.dealer) if self.initial_phase() else None
 
     def do_draw(self, seat: int) -> State:
         if self.wall_empty(seat):
@@ -618,16 +616,12 @@ class VNHandSim(MahjongHandSim):
         if p.oblivious == seat and t is not None and self.complete(seat):
             _, reason = self.candidate(seat, t, WinSource.SELF_DRAW)
             if reason == "WIN_AFTER_MAT_U":
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, reason)
-                p.oblivious = None
+                self.false_win(seat, t, None, None, reason, oblivious=True)
                 return True, None
         if p.kind == FALSE_WIN_WITH_FLOWER and p.favoured == seat and not p.done:
             holds_rh = h.concealed[seat][RH] > 0
             if holds_rh and t is not None and self.complete(seat, rh_as_bt=True):
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, "WIN_WITH_FLOWER")
-                p.done = True
+                self.false_win(seat, t, None, None, "WIN_WITH_FLOWER")
                 return True, None
             return False, None
         if not self.active(seat) or not self.ready(p):
@@ -639,16 +633,12 @@ class VNHandSim(MahjongHandSim):
             and self.near(seat) <= 0
             and not self.complete(seat)
         ):
-            i = self.win(seat, t, None, None)
-            self.label(i, "FALSE_WIN", seat, "WIN_HAND_INCOMPLETE")
-            p.done = True
+            self.false_win(seat, t, None, None, "WIN_HAND_INCOMPLETE")
             return True, None
         if kind == FALSE_WIN_BELOW_MIN and t is not None and self.complete(seat):
             _, reason = self.candidate(seat, t, WinSource.SELF_DRAW)
             if reason == "WIN_BELOW_MIN":
-                i = self.win(seat, t, None, None)
-                self.label(i, "FALSE_WIN", seat, reason)
-                p.done = True
+                self.false_win(seat, t, None, None, reason)
                 return True, None
         if kind in (BONUS_DISCARDED, WIN_ON_BONUS_DISCARD):
             held = [
@@ -695,17 +685,13 @@ class VNHandSim(MahjongHandSim):
         if dw is not None and dw != discarder and t < N_KINDS and self.complete(dw, t):
             _, reason = self.candidate(dw, t, WinSource.DISCARD)
             if reason == "WIN_AFTER_MAT_U":
-                i = self.win(dw, t, discarder, None)
-                self.label(i, "FALSE_WIN", dw, reason)
-                p.oblivious = None
+                self.false_win(dw, t, discarder, None, reason, oblivious=True)
                 return True, None
         if self.bonus_win:
             self.bonus_win = False
             for s in order:
                 if self.active(s) and self.near(s) <= 0:
-                    i = self.win(s, t, discarder, None)
-                    self.label(i, "FALSE_WIN", s, "WIN_ON_BONUS_DISCARD")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_ON_BONUS_DISCARD")
                     return True, None
             p.done = True  # the khung is thrown, but nobody was ready after all
             return False, None
@@ -713,9 +699,7 @@ class VNHandSim(MahjongHandSim):
         if p.kind == FALSE_WIN_WITH_FLOWER and fav is not None and not p.done:
             holds_rh = h.concealed[fav][RH] > 0
             if holds_rh and fav != discarder and self.complete(fav, t, rh_as_bt=True):
-                i = self.win(fav, t, discarder, None)
-                self.label(i, "FALSE_WIN", fav, "WIN_WITH_FLOWER")
-                p.done = True
+                self.false_win(fav, t, discarder, None, "WIN_WITH_FLOWER")
                 return True, None
             return False, None
         if t >= N_KINDS or not self.ready(p):
@@ -724,18 +708,14 @@ class VNHandSim(MahjongHandSim):
         if kind == FALSE_WIN_INCOMPLETE:
             for s in order:
                 if self.active(s) and self.near(s) <= 0 and not self.complete(s, t):
-                    i = self.win(s, t, discarder, None)
-                    self.label(i, "FALSE_WIN", s, "WIN_HAND_INCOMPLETE")
-                    p.done = True
+                    self.false_win(s, t, discarder, None, "WIN_HAND_INCOMPLETE")
                     return True, None
         if kind == FALSE_WIN_BELOW_MIN:
             for s in order:
                 if self.active(s) and self.complete(s, t):
                     _, reason = self.candidate(s, t, WinSource.DISCARD)
                     if reason == "WIN_BELOW_MIN":
-                        i = self.win(s, t, discarder, None)
-                        self.label(i, "FALSE_WIN", s, reason)
-                        p.done = True
+                        self.false_win(s, t, discarder, None, reason)
                         return True, None
         if h.live_count < 1:
             return False, None
@@ -748,11 +728,7 @@ class VNHandSim(MahjongHandSim):
                     e = dict(
                         options[self.rng.randrange(len(options))], seat=s, **{"from": discarder}
                     )
-                    i = self.emit(e)
-                    self.label(i, "CHOW_NOT_FROM_LEFT", s)
-                    p.done = True
-                    self.unclaimed = None
-                    return True, ("discard", s)
+                    return self.planted_claim(e, "CHOW_NOT_FROM_LEFT")
         if kind == KHUNG_OUTSIDE_DOMAIN:
             for s in order:
                 c = h.concealed[s]
@@ -769,21 +745,15 @@ class VNHandSim(MahjongHandSim):
                         "tile": CODES[t],
                         "with": [CODES[t], CODES[wrong[0]]],
                     }
-                    i = self.emit(e)
-                    self.label(i, "INVALID_MELD", s)
-                    p.done = True
-                    self.unclaimed = None
-                    return True, ("discard", s)
+                    return self.planted_claim(e, "INVALID_MELD")
         if kind == LATE_CLAIM:
             late = self.late_claim(discarder, t)
             if late is not None:
                 w, frm, x = late
-                i = self.emit({"type": "pung", "seat": w, "from": frm, "tile": CODES[x]})
-                self.label(i, "LATE_CLAIM", w)
                 self.visible[x] += 2
-                p.done = True
-                self.unclaimed = None
-                return True, ("discard", w)
+                return self.planted_claim(
+                    {"type": "pung", "seat": w, "from": frm, "tile": CODES[x]}, "LATE_CLAIM"
+                )
         if kind == CLAIM_PRIORITY and t < 27:
             nxt = order[0]
             callers = [
@@ -804,11 +774,7 @@ class VNHandSim(MahjongHandSim):
                 self.emit(
                     {"type": "announce", "seat": callers[0], "what": "claim", "claim": "pung"}
                 )
-                i = self.emit(options[0])
-                self.label(i, "CLAIM_PRIORITY_VIOLATION", nxt)
-                p.done = True
-                self.unclaimed = None
-                return True, ("discard", nxt)
+                return self.planted_claim(options[0], "CLAIM_PRIORITY_VIOLATION")
         if kind == DISCARD_OUT_OF_TURN:
             o = order[1 + self.rng.randrange(2)]
             x = self.discard_choice(o) if self.active(o) else None
@@ -834,6 +800,17 @@ class VNHandSim(MahjongHandSim):
                     self.unclaimed = None
                     return True, self.kong_then_discard(s)
         return False, None
+
+    def planted_claim(self, ev: dict[str, Any], code: str) -> tuple[bool, State]:
+        """A planted claim ``ev``, labelled ``code``: the claimer discards next, the plant
+        is done and the discard's window is closed."""
+        p = self.plant
+        assert p is not None
+        seat = ev["seat"]
+        self.label(self.emit(ev), code, seat)
+        p.done = True
+        self.unclaimed = None
+        return True, ("discard", seat)
 
     def late_claim(self, discarder: int, t: int) -> tuple[int, int, int] | None:
         """(claimer, discarder, tile): a player calls pung on a discard whose window has
@@ -946,63 +923,60 @@ def favour(
         bots[fav] = VNBot(style, rng)
 
 
-def play_sitting(
-    sim: core.RulesetSimulator, sitting: Sitting, rng: random.Random, rate: float
-) -> Iterator[tuple[Record, list[Label]]]:
+class VNTable(mahjong_play.MahjongTable):
     """Four rounds (E S W N) with the §2.1 rotation: the dealer stays only on a win."""
-    house: dict[str, Any] = {"min_phan": 1} if rng.random() < MIN_PHAN_SHARE else {}
-    opts = options_for(house)
-    tiles = sorted(full_set(opts.khung_sets).elements())
-    rounds = mahjong_play.Rounds(sitting.first_dealer, 4)
-    at = sitting.start
-    for hand_no in range(1, mahjong_play.MAX_HANDS + 1):
-        dealer = rounds.dealer
-        wall = list(tiles)
+
+    minutes, per_event = 2, 0.03
+    slips = SLIPS
+    check_clean = True
+
+    def setup(self) -> None:
+        super().setup()
+        house: dict[str, Any] = {"min_phan": 1} if self.rng.random() < MIN_PHAN_SHARE else {}
+        self.house = house
+        self.opts = options_for(house)
+        self.tiles = sorted(full_set(self.opts.khung_sets).elements())
+
+    def deal(self, hand_no: int, at: datetime) -> VNHandSim:
+        rng = self.rng
+        dealer = self.rounds.dealer
+        wall = list(self.tiles)
         rng.shuffle(wall)
-        plant = make_plant(rng, rate, opts)
-        bots = [VNBot(m.style, rng) for m in sitting.members]
+        plant = make_plant(rng, self.rate, self.opts)
+        bots = [VNBot(m.style, rng) for m in self.sitting.members]
         if plant is not None:
             favour(plant, bots, wall, dealer, rng)
         record: Record = {
-            **core.record_head(sitting, hand_no, at, dealer),
-            "prevailing_wind": rounds.prevailing,
+            **self.head(hand_no, at),
             "dice": [rng.randint(1, 6) for _ in range(3)],
             "wall": [CODES[t] for t in wall],
             "start_hands": [[CODES[t] for t in h] for h in deal(wall, dealer)],
             "events": [],
         }
-        if house:
-            record["options"] = dict(house)
-        hs = VNHandSim(record, wall, opts, bots, rng, plant)
-        hs.run()
+        if self.house:
+            record["options"] = dict(self.house)
+        return VNHandSim(record, wall, self.opts, bots, rng, plant)
+
+    def result(self, hs: VNHandSim) -> tuple[Record, bool]:
+        """The engine's result; a planted phán mismatch records the phán too high."""
         result = hs.result()
-        phan = (
-            plant is not None
-            and plant.kind == RECORDED_PHAN_MISMATCH
-            and result.get("fan") is not None
-        )
-        if phan:
-            assert plant is not None
-            result["fan"] += 1 + rng.randrange(3)
-            plant.label(len(record["events"]) - 1, "RESULT_MISMATCH", AUDIT, None,
+        plant = hs.plant
+        if plant is None or plant.kind not in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH):
+            return result, False
+        if plant.kind == RECORDED_PHAN_MISMATCH and result.get("fan") is not None:
+            result["fan"] += 1 + self.rng.randrange(3)
+            plant.label(len(hs.events) - 1, "RESULT_MISMATCH", AUDIT, None,
                         note="the phán recorded too high")  # fmt: skip
-        due = (
-            plant is not None
-            and not phan
-            and plant.kind in (RECORDED_RESULT_MISMATCH, RECORDED_PHAN_MISMATCH)
-        )
-        labels = core.hand_labels(plant, record, result, rng, SLIPS, due=due, clean=hs.hand)
-        yield core.canonical(record), labels
+            return result, False
+        return result, True
+
+    def stays(self, hs: VNHandSim, result: Record) -> bool:
         h = hs.hand
         if h.ended_by == "win":
-            stays = dealer in result["winners"] or dealer in [c.seat for c in h.settled]
-        elif h.ended_by in ("exhaustive_draw", "false_win"):
-            stays = opts.dealer_on_draw == "stay"
-        else:
-            stays = True
-        if not rounds.next_hand(stays):
-            return
-        at = core.next_start(at, record, rng, 2, 0.03)
+            return hs.dealer in result["winners"] or hs.dealer in [c.seat for c in h.settled]
+        if h.ended_by in ("exhaustive_draw", "false_win"):
+            return self.opts.dealer_on_draw == "stay"
+        return True
 
 
 _CLUBS = (
@@ -1018,7 +992,7 @@ core.register(
         venues=_CLUBS,
         make_style=VNStyle.random,
         make_bot=VNBot,
-        play_sitting=play_sitting,
+        table=VNTable,
         violation_kinds=MENU,
     )
 )
