@@ -48,6 +48,7 @@ class GameTerms:
     draws: str  # a hand that ended without a winner, as a headline figure
     own_draw: str  # a win on the winner's own draw, as a headline figure
     win_ways: tuple[str, str]  # the two ways to win: on one's own draw, and otherwise
+    cards: bool = False  # it is played with cards, which views draw as cards, not tiles
     # statistics of its own instead of the shared ones; None: the shared ones
     own_stats: OwnStats | None = None
 
@@ -74,6 +75,7 @@ GAME_TERMS: dict[Game, GameTerms] = {
         draws="Draws (hòa)",
         own_draw="On own draw",
         win_ways=("on their own draw", "otherwise"),
+        cards=True,
         own_stats=OwnStats(
             "mjaudit.parts.dashboards.chan_stats:chan_report",
             "Mahjong and Chắn are never mixed: `--game chan` gives the Chắn figures (wins, "
