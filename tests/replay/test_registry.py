@@ -143,3 +143,23 @@ def test_a_report_score_line_is_in_its_rulesets_terms() -> None:
     assert lines["vn-160"] == "  patterns: x 3; 3 phán"
     assert lines["american"] == "  card hand: x 3; value 3"
     assert lines["chan"] == "  cước: x 3; score 3 điểm"
+
+
+def test_the_command_line_runs_no_query_and_builds_no_table() -> None:
+    """Issue 18: ``mjaudit/cli.py`` and the commands it mounts parse options, call one
+    function and print its result; queries (DuckDB, polars) and Rich tables are built in
+    the statistics layer (dashboards/). api.py is the Python API, not a command."""
+    heavy = {"duckdb", "polars", "rich.table"}
+    offenders = []
+    for path in sorted((REPLAY.parent / "mjaudit").glob("*cli.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Name) and node.id == "Table":
+                names = ["Table"]
+            if any(n in heavy or n.split(".")[0] in heavy or n == "Table" for n in names):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
