@@ -65,7 +65,7 @@ from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.replay.archive.totals import as_summary, stored_totals, total_sql
 from mjaudit.parts.schemas.rows import records_from_tables
-from mjaudit.parts.schemas.rulesets import RULESETS, Game
+from mjaudit.parts.schemas.rulesets import DEFAULT_GAME, RULESETS, Game
 from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
     INGEST_TABLES,
@@ -267,9 +267,16 @@ def index(root: Path | str) -> dict[str, Any]:
 
 def game_sql(ruleset: str = "ruleset") -> str:
     """The family of a ruleset column in SQL (for folders written before ``hands.game``)."""
-    cards = [r.id for r in RULESETS.values() if r.game is Game.CHAN]
-    listed = ", ".join("'" + r.replace("'", "''") + "'" for r in cards)
-    return f"CASE WHEN {ruleset} IN ({listed}) THEN 'chan' ELSE 'mahjong' END"
+
+    def quoted(text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    whens = [
+        f"WHEN {ruleset} IN ({', '.join(quoted(r.id) for r in ids)}) THEN {quoted(game.value)} "
+        for game in Game
+        if game is not DEFAULT_GAME and (ids := [r for r in RULESETS.values() if r.game is game])
+    ]
+    return f"CASE {''.join(whens)}ELSE {quoted(DEFAULT_GAME.value)} END"
 
 
 def _game_column(con: duckdb.DuckDBPyConnection) -> str:
@@ -492,7 +499,7 @@ def filter_options(
     for game, ruleset in sorted(pairs):
         by_game.setdefault(game, []).append(ruleset)
     return {
-        "games": [g for g in (Game.MAHJONG.value, Game.CHAN.value) if g in by_game],
+        "games": [g.value for g in Game if g.value in by_game],  # in the registry's order
         "rulesets_by_game": by_game,
         "rulesets": sorted({r for _, r in pairs}),
         "venues": values("SELECT DISTINCT venue FROM game_days WHERE venue IS NOT NULL ORDER BY 1"),
@@ -525,7 +532,7 @@ def filter_options_raw(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     ).fetchall():
         by_game.setdefault(game, []).append(ruleset)
     return {
-        "games": [g for g in (Game.MAHJONG.value, Game.CHAN.value) if g in by_game],
+        "games": [g.value for g in Game if g.value in by_game],  # in the registry's order
         "rulesets_by_game": by_game,
         "rulesets": values("SELECT DISTINCT ruleset FROM hand_facts ORDER BY 1"),
         "venues": values(

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from mjaudit.parts.dashboards import cards_svg, tiles_svg
 from mjaudit.parts.ingest.partitions import game_of
-from mjaudit.parts.schemas.rulesets import Game
+from mjaudit.parts.schemas.rulesets import game_terms
 
 CARD_RATIO = 0.75  # a card is drawn this many times as wide as a tile of the same row
 
 
 def is_cards(ruleset: str) -> bool:
     """Whether the ruleset plays cards; an unknown id is read as mahjong."""
-    return game_of(ruleset) == Game.CHAN.value
+    return game_terms(game_of(ruleset)).cards
 
 
 def face_name(ruleset: str, code: str) -> str:

@@ -193,7 +193,7 @@ def _existing(data_dir: Path | str | DataDir) -> DataDir:
     data = data_dir if isinstance(data_dir, DataDir) else DataDir(data_dir)
     if not data.exists():
         raise FileNotFoundError(
-            f"{data_dir}: no data here yet; run `mjaudit ingest FILES --data {data_dir}` "
+            f"{data.root}: no data here yet; run `mjaudit ingest FILES --data {data.root}` "
             "(or `mjaudit demo`)"
         )
     data.refresh_catalog()

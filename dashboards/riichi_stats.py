@@ -19,6 +19,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 from mjaudit.parts.dashboards.queries import Filters
+from mjaudit.parts.dashboards.stats_report import StatsResult, StatsScope, StatsUsage, empty
 
 # The columns of riichi_stats, in display order.
 RIICHI_COLUMNS = (
@@ -128,3 +129,29 @@ def riichi_stats_raw(
         GROUP BY s.player
     ){_FIGURES}"""
     return _frame(con, sql, [*params, *own_params, min_hands])
+
+
+def riichi_report(scope: StatsScope) -> StatsResult:
+    """``mjaudit stats --riichi``: the riichi players' statistics (riichi_players rows)."""
+    from mjaudit.parts.dashboards.queries import SummaryMissing, connect
+    from mjaudit.parts.dashboards.terminal import riichi_stats_table
+
+    request = scope.request
+    if request.by != "player" or request.fmt == "tsv":
+        flag = scope.own.flag if scope.own else ""
+        raise StatsUsage(
+            f"{flag} gives one row per player: no --by, and --format table, csv or json"
+        )
+    filters = scope.own_ruleset()
+    try:
+        con = connect(scope.store, filters.scope(), tables=("hands", "game_days", "riichi_players"))
+    except SummaryMissing as exc:
+        raise StatsUsage(str(exc)) from None
+    frame = riichi_stats(con, filters, min_hands=request.min_hands)
+    if request.fmt == "csv":
+        return StatsResult(text=frame.write_csv())
+    if request.fmt == "json":
+        return StatsResult(text=frame.write_json() + "\n")
+    if frame.is_empty():
+        return empty(scope.ruleset or "")
+    return StatsResult(shown=(riichi_stats_table(frame, request.data),))

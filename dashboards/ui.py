@@ -33,7 +33,7 @@ from mjaudit.parts.dashboards import data
 from mjaudit.parts.dashboards.app import DATA_ENV
 from mjaudit.parts.dashboards.queries import Filters
 from mjaudit.parts.ingest.partitions import Scope
-from mjaudit.parts.schemas.rulesets import GAME_TERMS
+from mjaudit.parts.schemas.rulesets import DEFAULT_GAME, GAME_TERMS
 
 DEFAULT_DATA = "mjdata"
 ALL = "All"
@@ -288,7 +288,7 @@ def sidebar(ctx: Context) -> Filters:
     first, last = opts["first_day"], opts["last_day"]
     side = st.sidebar
     side.header("Filters")
-    games = opts.get("games") or ["mahjong"]
+    games = opts.get("games") or [DEFAULT_GAME.value]
     start("f_game", "game", games[0], valid=lambda v: v in games)
     game = side.radio(
         "Game",

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import PurePosixPath
 
-from mjaudit.parts.schemas.rulesets import RULESETS, Game
+from mjaudit.parts.schemas.rulesets import DEFAULT_GAME, RULESETS
 
 
 def game_of(ruleset: str) -> str:
     """The family of a ruleset id, as the dashboards derive it (unknown ids: mahjong)."""
     shape = RULESETS.get(ruleset)
-    return shape.game.value if shape is not None else Game.MAHJONG.value
+    return shape.game.value if shape is not None else DEFAULT_GAME.value
 
 
 def segments(rel: str) -> dict[str, str]:

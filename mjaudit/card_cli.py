@@ -14,7 +14,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from mjaudit.parts.replay.rulesets.american.card import (
     Card,
@@ -53,17 +52,9 @@ def validate(
     except CardInvalid as exc:
         _err.print(f"[red]{escape(str(exc))}[/red]")
         raise typer.Exit(EXIT_FINDINGS) from None
-    table = Table(title=f"{card.card_id}: {len(card.hands)} hands, valid")
-    for col in ("hand", "C/X", "value", "groups", "bindings"):
-        table.add_column(col)
-    for h in card.hands:
-        table.add_row(
-            h.id,
-            "C" if h.concealed else "X",
-            str(h.value),
-            h.display or " ".join(f"{t.text}×{n}" for t, n in h.groups),
-            str(len(h.bindings)),
-        )
+    from mjaudit.parts.dashboards.rules_terminal import card_table
+
+    table = card_table(card)
     _out.print(table)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import sys
 from datetime import datetime
@@ -25,6 +26,7 @@ from rich.progress import (
 )
 
 from mjaudit import __version__
+from mjaudit.parts.schemas.rulesets import GAME_TERMS, OWN_FLAGS, Game
 
 app = typer.Typer(
     name="mjaudit",
@@ -855,10 +857,8 @@ class Source(StrEnum):
     sheet = "sheet"
 
 
-class GameChoice(StrEnum):
-    auto = "auto"
-    mahjong = "mahjong"
-    chan = "chan"
+GameChoice = StrEnum("GameChoice", {"auto": "auto"} | {g.value: g.value for g in Game})  # type: ignore[misc]
+"""``--game``: auto, or one of the registry's families."""
 
 
 class StatsBy(StrEnum):
@@ -868,7 +868,6 @@ class StatsBy(StrEnum):
     month = "month"
 
 
-@app.command()
 def stats(
     data: DataOpt = DEFAULT_DATA,
     by: Annotated[
@@ -906,177 +905,72 @@ def stats(
             "them) or an ISO time (UTC unless it says otherwise), e.g. 2026-12-02T14:00.",
         ),
     ] = None,
-    riichi: Annotated[
-        bool,
-        typer.Option(
-            "--riichi",
-            help="The riichi players' statistics of the riichi hands: win, deal-in, riichi, "
-            "call and draw rates, average win in points and han, places at the games' ends.",
-        ),
-    ] = False,
+    **own: bool,  # a flag per ruleset with statistics of its own (OWN_FLAGS): --riichi
 ) -> None:
-    """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
+    from mjaudit.parts.dashboards.stats_report import StatsRequest, stats_report
+
+    result = stats_report(
+        StatsRequest(
+            data=data,
+            by=by.value,
+            ruleset=ruleset,
+            since=since.date() if since else None,
+            until=until.date() if until else None,
+            min_hands=min_hands,
+            fmt=fmt.value,
+            source=source.value,
+            game=None if game is GameChoice.auto else game.value,
+            as_of=as_of,
+            own=frozenset(flag for flag in OWN_FLAGS if own.get(_flag_param(flag))),
+        )
+    )
+    for note in result.notes:
+        err.print(note)
+    if result.error is not None:
+        _error(result.error)
+        raise typer.Exit(EXIT_USAGE)
+    sys.stdout.write(result.text)
+    for shown in result.shown:
+        out.print(shown)
+
+
+def _flag_param(flag: str) -> str:
+    """``--riichi`` -> ``riichi``: the keyword a flag's value is passed as."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _with_own_stats(command: Any) -> Any:
+    """``command`` with an option per ruleset with statistics of its own (after the
+    options it declares) and their sentences in its description: typer reads both from
+    the function, so they are set on it before it is registered."""
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    for flag, shape in OWN_FLAGS.items():
+        assert shape.own_stats is not None
+        option = typer.Option(flag, help=shape.own_stats.help)
+        params.append(
+            inspect.Parameter(
+                _flag_param(flag),
+                inspect.Parameter.KEYWORD_ONLY,
+                default=False,
+                annotation=Annotated[bool, option],
+            )
+        )
+    command.__signature__ = signature.replace(parameters=params)
+    own = [t.own_stats for t in GAME_TERMS.values()] + [s.own_stats for s in OWN_FLAGS.values()]
+    command.__doc__ = STATS_HELP.replace("{own}", " ".join(o.about for o in own if o is not None))
+    return command
+
+
+STATS_HELP = """Club statistics per player: wins, self-draws, deal-ins, fan, net points, violations.
 
     Computed from the summary tables the replay writes (run `mjaudit replay` after
     ingesting); without --since/--until and with --by player, from the totals per player
     and ruleset it stores beside them. Rates: win_rate = wins / hands, self_draw_rate = self-drawn wins / wins,
-    deal_in_rate = hands whose winning tile they discarded / hands. Mahjong and Chắn are never mixed:
-    `--game chan` gives the Chắn figures (wins, điểm won and paid, average score,
-    violations by code). Riichi hands get these shared figures (han as the value), and
-    `--riichi` gives the riichi players' own, of the riichi hands: win, deal-in, riichi
-    (hands with a riichi declaration), call (hands with an open call) and draw rates
-    (exhaustive draws; abortive draws apart), average win in points and han, and the
-    places at the games' ends the logs record (Tenhou XML owari,
-    tenhou.net/6 sc, MJAI end_game scores).
+    deal_in_rate = hands whose winning tile they discarded / hands. {own}
     """
-    from mjaudit.parts.dashboards.queries import (
-        STATS_TABLES,
-        Filters,
-        MixedUnits,
-        SummaryMissing,
-        connect,
-        families,
-        not_replayed,
-        player_stats,
-        summary_tsv,
-    )
-    from mjaudit.parts.dashboards.terminal import fan_pairs, stats_table
-    from mjaudit.parts.ingest.store import DataDir, DataDirError, parse_as_of
-    from mjaudit.parts.schemas.rulesets import (
-        DEFAULT_GAME,
-        GAME_TERMS,
-        RULESET_IDS,
-        game_terms,
-    )
 
-    if ruleset is not None and ruleset not in RULESET_IDS:
-        _error(f"unknown ruleset {ruleset!r} (expected one of {', '.join(RULESET_IDS)})")
-        raise typer.Exit(EXIT_USAGE)
-    try:
-        when = parse_as_of(as_of) if as_of is not None else None
-        store = DataDir(data, as_of=when)
-        found = families(store)  # from the partition folders: no hands file is read
-    except (FileNotFoundError, DataDirError) as exc:
-        _error(f"{exc}")
-        raise typer.Exit(EXIT_USAGE) from None
-    chosen = game.value if game is not GameChoice.auto else None
-    if chosen is None:
-        # the one family in the archive, else the default one (and a note of the others)
-        known = sorted(g for g in found if g in GAME_TERMS)
-        chosen = known[0] if len(found) == 1 and known else DEFAULT_GAME.value
-        others = [g for g in known if g != chosen]
-        if len(found) > 1 and others and ruleset is None:
-            err.print(
-                f"note: {game_terms(chosen).title} figures only; "
-                + "; ".join(
-                    f"{game_terms(g).title} hands are counted with --game {g}" for g in others
-                )
-            )
-    filters = Filters(
-        ruleset=ruleset,
-        since=since.date() if since else None,
-        until=until.date() if until else None,
-        source_kind=None if source is Source.all else source.value,
-        game=chosen,
-    )
-    if not game_terms(chosen).scores_fan:  # chắn: cước and điểm, its own statistics
-        _chan_stats(data, filters, fmt, when)
-        return
-    if riichi:
-        _riichi_stats(store, data, filters, fmt, by, min_hands)
-        return
-    # Only the partitions the filters can select are read (ingest.partitions).
-    try:
-        # Figures over the whole archive (no dates, no grouping by venue, table or
-        # month) read the stored totals: a row per player and ruleset.
-        whole = by is StatsBy.player and since is None and until is None
-        con = connect(store, filters.scope(), tables=STATS_TABLES, totals=whole)
-    except SummaryMissing as exc:
-        _error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
-    if fmt is StatsFormat.tsv:
-        try:
-            sys.stdout.write(summary_tsv(con, filters))
-        except MixedUnits as exc:
-            _error(str(exc))
-            raise typer.Exit(EXIT_USAGE) from None
-        return
-    frame = player_stats(con, filters, by=by.value, min_hands=min_hands)
-    pending = not_replayed(con, filters)
-    if pending:
-        err.print(
-            f"note: {pending} ingested hands are not replayed yet and not counted: run `mjaudit replay --data {data}`"
-        )
-    if fmt is StatsFormat.csv:
-        sys.stdout.write(frame.write_csv())
-        return
-    if fmt is StatsFormat.json:
-        sys.stdout.write(fan_pairs(frame).write_json() + "\n")
-        return
-    if frame.is_empty():
-        out.print("no hands match (did you run `mjaudit replay`?)")
-        return
-    out.print(stats_table(frame, by.value, data))
-
-
-def _riichi_stats(
-    store: Any, data: Path, filters: Any, fmt: StatsFormat, by: StatsBy, min_hands: int
-) -> None:
-    """``mjaudit stats --riichi``: the riichi players' statistics (riichi_players rows)."""
-    from dataclasses import replace
-
-    from mjaudit.parts.dashboards.queries import SummaryMissing, connect
-    from mjaudit.parts.dashboards.riichi_stats import riichi_stats
-    from mjaudit.parts.dashboards.terminal import riichi_stats_table
-
-    if by is not StatsBy.player or fmt is StatsFormat.tsv:
-        _error("--riichi gives one row per player: no --by, and --format table, csv or json")
-        raise typer.Exit(EXIT_USAGE)
-    if filters.ruleset not in (None, "riichi"):
-        _error(f"--riichi counts riichi hands: not --ruleset {filters.ruleset}")
-        raise typer.Exit(EXIT_USAGE)
-    filters = replace(filters, ruleset="riichi")
-    try:
-        con = connect(store, filters.scope(), tables=("hands", "game_days", "riichi_players"))
-    except SummaryMissing as exc:
-        _error(str(exc))
-        raise typer.Exit(EXIT_USAGE) from None
-    frame = riichi_stats(con, filters, min_hands=min_hands)
-    if fmt is StatsFormat.csv:
-        sys.stdout.write(frame.write_csv())
-    elif fmt is StatsFormat.json:
-        sys.stdout.write(frame.write_json() + "\n")
-    elif frame.is_empty():
-        out.print("no riichi hands match (did you run `mjaudit replay`?)")
-    else:
-        out.print(riichi_stats_table(frame, data))
-
-
-def _chan_stats(
-    data: Path, filters: object, fmt: StatsFormat, as_of: int | datetime | None = None
-) -> None:
-    """The Chắn statistics of ``mjaudit stats --game chan`` (the dashboard's queries)."""
-    from mjaudit.parts.dashboards.data import chan_player_stats, cuoc_frequency, open_archive
-    from mjaudit.parts.dashboards.terminal import chan_stats_tables, fan_pairs
-
-    archive = open_archive(data, filters.scope(), as_of)  # type: ignore[attr-defined]
-    con = archive.cursor()
-    frame = chan_player_stats(con, filters)  # type: ignore[arg-type]
-    if fmt is StatsFormat.csv:
-        sys.stdout.write(frame.write_csv())
-        return
-    if fmt is StatsFormat.tsv:
-        sys.stdout.write(frame.write_csv(separator="\t"))
-        return
-    if fmt is StatsFormat.json:
-        sys.stdout.write(fan_pairs(frame).write_json() + "\n")
-        return
-    if frame.is_empty():
-        out.print("no Chắn hands match (did you run `mjaudit replay`?)")
-        return
-    cuoc = cuoc_frequency(con, filters)  # type: ignore[arg-type]
-    for table in chan_stats_tables(frame, cuoc, data):
-        out.print(table)
+app.command()(_with_own_stats(stats))
 
 
 @app.command()

@@ -16,7 +16,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from mjaudit.parts.replay.engine.scorecard import NotationError, ScoreReport, ScoreRequest
 
@@ -179,22 +178,7 @@ def score(
 
 
 def _print(report: ScoreReport) -> None:
-    unit = report.unit
-    if report.reading:
-        _out.print(f"reading: {escape(report.reading)}")
-    table = Table("pattern", unit, "rules", "note", title=f"{report.ruleset}")
-    for p in report.patterns:
-        table.add_row(escape(p.id), f"{p.value:g}", escape(p.section), escape(p.note))
-    _out.print(table)
-    cap = f" (cap {report.cap:g})" if report.cap is not None else ""
-    _out.print(f"raw {unit} {report.raw:g}; {unit} {report.value:g}{cap}")
-    if report.minimum is not None:
-        verdict = "met" if report.meets_minimum else "NOT met: not a valid win"
-        _out.print(f"minimum {report.minimum:g} {unit}: {verdict}")
-    roles = report.roles or ("",) * len(report.seats)
-    pay = Table("seat", "payment", *(["role"] if report.roles else []), title="payments")
-    for s, amount, role in zip(report.seats, report.payments, roles, strict=True):
-        pay.add_row(s, f"{amount:+g}" if amount else "0", *([role] if report.roles else []))
-    _out.print(pay)
-    for note in report.notes:
-        _out.print(f"note: {escape(note)}")
+    from mjaudit.parts.dashboards.rules_terminal import score_lines
+
+    for line in score_lines(report):
+        _out.print(line)

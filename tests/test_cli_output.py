@@ -214,3 +214,11 @@ def test_ingest_replays_what_it_added_unless_no_replay(tmp_path: Path) -> None:
     star = lines[-1].split("\t")
     assert int(star[1]) == sum(int(p[1]) for p in players)  # the sum of the player rows
     assert int(star[2]) == sum(int(p[2]) for p in players)
+
+
+def test_stats_of_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
+    """The error names the path given, the same on every run (not a DataDir's repr)."""
+    missing = tmp_path / "nothing"
+    res = CliRunner().invoke(app, ["stats", "--data", str(missing)], env={"COLUMNS": "400"})
+    assert res.exit_code == 2
+    assert f"{missing}: no data here yet; run `mjaudit ingest FILES --data {missing}`" in res.output

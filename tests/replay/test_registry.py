@@ -38,16 +38,51 @@ def test_the_engine_tables_are_the_registry() -> None:
     assert [rid for rid, r in registry.RULESETS.items() if r.uses_cards] == ["american"]
 
 
+def _literals(node: ast.expr) -> list[object]:
+    """The constants a comparison side names: itself, or the members of a literal tuple,
+    list or set (``ruleset not in (None, "riichi")``)."""
+    if isinstance(node, ast.Constant):
+        return [node.value]
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return []
+
+
+def _tested_lines(source: str, names: set[str]) -> list[int]:
+    """The lines of ``source`` that test a value against one of ``names`` written out: a
+    comparison with it as a side or in a literal tuple, a ``startswith``/``endswith`` of
+    a prefix of it (``ruleset.startswith("hk")``), and a ``ruleset=``/``game=`` keyword
+    set to it (``replace(filters, ruleset="riichi")``)."""
+    prefixes = {n[:i] for n in names for i in range(2, len(n) + 1)}
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        found: list[object] = []
+        if isinstance(node, ast.Compare):
+            sides = (node.left, *node.comparators)
+            found = [v for side in sides for v in _literals(side) if v in names]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in {"startswith", "endswith"}:
+                found = [v for arg in node.args for v in _literals(arg) if v in prefixes]
+            found += [
+                v
+                for k in node.keywords
+                if k.arg in {"ruleset", "game"}
+                for v in _literals(k.value)
+                if v in names
+            ]
+        if found:
+            lines.append(node.lineno)
+    return lines
+
+
 def _compared(paths: list[Path], names: set[str]) -> list[str]:
-    """``path:line`` of every comparison with one of ``names`` as a literal side."""
-    offenders = []
-    for path in paths:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Compare):
-                for side in (node.left, *node.comparators):
-                    if isinstance(side, ast.Constant) and side.value in names:
-                        offenders.append(f"{path.relative_to(REPLAY.parent)}:{node.lineno}")
-    return offenders
+    """``path:line`` of every test against one of ``names`` (:func:`_tested_lines`)."""
+    return [
+        f"{path.relative_to(REPLAY.parent)}:{line}"
+        for path in paths
+        for line in _tested_lines(path.read_text(encoding="utf-8"), names)
+    ]
 
 
 def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
@@ -65,10 +100,28 @@ def test_no_module_outside_a_ruleset_folder_compares_ruleset_ids() -> None:
 def test_no_command_view_or_service_compares_ruleset_ids_or_game_names() -> None:
     """Issue 18: the CLI, the dashboard, the service and the log format read what differs
     between rulesets and game families from the registry (``Ruleset``, ``GAME_TERMS``),
-    never from ``f.game == "chan"``. (ingest compares source formats, such as hk-sheet.)"""
+    never from ``f.game == "chan"``."""
     parts = ("mjaudit", "dashboards", "service", "schemas")
     paths = [path for part in parts for path in sorted((REPLAY.parent / part).rglob("*.py"))]
-    assert _compared(paths, set(RULESET_IDS) | {g.value for g in Game}) == []
+    names = set(RULESET_IDS) | {g.value for g in Game}
+    assert _compared(paths, names) == []
+    # ingest compares its input formats (hk-sheet is one) and event types (riichi is one):
+    # every other id and family name is the registry's there too
+    ingest = sorted((REPLAY.parent / "ingest").rglob("*.py"))
+    assert _compared(ingest, names - {"hk-sheet", "riichi"}) == []
+
+
+def test_the_comparison_guard_finds_what_it_forbids() -> None:
+    """Each form of test the guards look for is found, and a mere mention is not."""
+    names = {"chan", "riichi", "hk-classic"}
+    lines = (
+        'f.game == "chan"',
+        'ruleset not in (None, "riichi")',
+        'ruleset.startswith("hk")',
+        'replace(filters, ruleset="riichi")',
+        '"riichi" + str(Path("chan")) + f(game=g)',
+    )
+    assert [bool(_tested_lines(line, names)) for line in lines] == [True, True, True, True, False]
 
 
 def test_every_game_family_has_its_terms() -> None:
@@ -90,3 +143,23 @@ def test_a_report_score_line_is_in_its_rulesets_terms() -> None:
     assert lines["vn-160"] == "  patterns: x 3; 3 phán"
     assert lines["american"] == "  card hand: x 3; value 3"
     assert lines["chan"] == "  cước: x 3; score 3 điểm"
+
+
+def test_the_command_line_runs_no_query_and_builds_no_table() -> None:
+    """Issue 18: ``mjaudit/cli.py`` and the commands it mounts parse options, call one
+    function and print its result; queries (DuckDB, polars) and Rich tables are built in
+    the statistics layer (dashboards/). api.py is the Python API, not a command."""
+    heavy = {"duckdb", "polars", "rich.table"}
+    offenders = []
+    for path in sorted((REPLAY.parent / "mjaudit").glob("*cli.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Name) and node.id == "Table":
+                names = ["Table"]
+            if any(n in heavy or n.split(".")[0] in heavy or n == "Table" for n in names):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
