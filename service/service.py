@@ -426,7 +426,9 @@ class Service:
         if ended.archive is not None:
             return
         try:
-            ended.archive = await self.committer.submit(Finished(hand.id, hand.table, ended.record))
+            ended.archive = await self.committer.submit(
+                Finished.of(hand.id, hand.table, ended.record)
+            )
         except Exception as exc:
             raise ApiError(
                 503,
