@@ -102,6 +102,10 @@ def background(server: int) -> None:
     hands that end meanwhile are committed together by the next one."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
+    # SCHED_IDLE on top: a post woken while the worker runs takes the core at once, where
+    # at nice +10 it could wait out the worker's time slice (a few ms at the tail).
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
     def watch() -> None:
         while os.getppid() == server:
