@@ -1,9 +1,10 @@
-"""The journal: every accepted post, on disk before it is answered.
+"""The journal: every accepted post, written before it is answered.
 
-One append-only JSON Lines file per server. An entry is written and fsync'd before the
-post it records is answered; posts that arrive while an fsync runs share the next one
-(group commit), so 200 tables do not cost 200 fsyncs. That fsync runs in the event loop's
-thread (``disk`` mode's posts all wait for it anyway); the compaction's and ``os`` mode's
+One append-only JSON Lines file per server. An entry is written before the post it
+records is answered: handed to the operating system (``os``, the default) or fsync'd
+(``disk``), see below. In ``disk`` mode the posts that arrive while an fsync runs share
+the next one (group commit), so 200 tables do not cost 200 fsyncs. That fsync runs in the
+event loop's thread (``disk`` mode's posts all wait for it anyway); the compaction's and ``os`` mode's
 run in a thread of their own, as no post waits for them. On start-up the entries are read
 back and the open hands rebuilt. A hand's entries are dropped once the hand is in the
 archive: :meth:`Journal.compact` rewrites the file with the live entries only (a new file,
