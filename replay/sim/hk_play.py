@@ -697,8 +697,8 @@ class HKTable(MahjongTable):
 
     def stays(self, hs: HKHandSim, result: Record) -> bool:
         h = hs.hand
-        if h.ended_by == "win":
-            return hs.dealer in result["winners"]
+        if h.ended_by == "win":  # the dealer won (an unsettled win names no winner)
+            return h.settled and hs.dealer in result["winners"]
         return h.ended_by in ("false_win", "abandon") or (
             h.ended_by == "exhaustive_draw" and self.opts.dealer_on_draw == "stay"
         )
