@@ -122,8 +122,10 @@ class _Courtesy:
 def _event_codes(ev: dict[str, Any]) -> list[object]:
     """The tile fields of an event that #3 checks (a ``tile`` field even when null)."""
     codes: list[object] = [ev["tile"]] if "tile" in ev else []
-    codes += ev.get("with") or ()
-    codes += (t["tile"] if isinstance(t, dict) else t for t in ev.get("tiles") or ())
+    if with_ := ev.get("with"):
+        codes += with_
+    if tiles := ev.get("tiles"):  # most events have none: no generator per event
+        codes += [t["tile"] if isinstance(t, dict) else t for t in tiles]
     return codes
 
 
@@ -386,9 +388,9 @@ class AmericanHand(FollowsTheLog, HandFindings):
             for code in h:
                 check(code, f"start hand of seat {seat}", None, seat)
         for i, ev in enumerate(rec.get("events", [])):
-            where = f"event {i} ({ev.get('type')})"
             for code in _event_codes(ev):
-                check(code, where, i, ev.get("seat"))
+                if not is_known(code):  # the message only for an unknown code
+                    check(code, f"event {i} ({ev.get('type')})", i, ev.get("seat"))
 
     def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
         """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
