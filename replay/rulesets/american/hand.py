@@ -460,14 +460,22 @@ class AmericanHand(FollowsTheLog, HandFindings):
     def _holds(self, seat: int, tiles: list[str]) -> bool:
         if self.partial:
             return True
-        need = Counter(tiles)
         hand = self.hands[seat]
-        return all(hand[c] >= n for c, n in need.items())
+        if len(tiles) == 1:  # a discard: no Counter per event
+            return hand[tiles[0]] >= 1
+        return all(hand[c] >= n for c, n in Counter(tiles).items())
 
     def _take(self, seat: int, tiles: list[str]) -> None:
+        """Remove ``tiles`` from the hand; a kind it no longer holds (or never held) has no
+        entry, as ``Counter`` arithmetic leaves it (counts are never negative)."""
         if not self.partial:
-            self.hands[seat].subtract(tiles)
-            self.hands[seat] += Counter()  # drop zero counts
+            hand = self.hands[seat]
+            for c in tiles:
+                n = hand[c] - 1
+                if n > 0:
+                    hand[c] = n
+                else:
+                    del hand[c]  # Counter: no KeyError for a kind not held
 
     # -- events --------------------------------------------------------------------------
 
