@@ -297,8 +297,12 @@ class VNHand(MahjongHand):
     @staticmethod
     def _event_codes(ev: dict[str, Any]) -> list[object]:
         """The tile fields of an event that #2 checks."""
-        codes = (ev.get("tile"), *(ev.get("tiles") or ()), *(ev.get("with") or ()))
-        return [c for c in codes if c is not None]
+        tile = ev.get("tile")
+        codes = [] if tile is None else [tile]
+        for key in ("tiles", "with"):  # most events have neither: no tuple per event
+            if more := ev.get(key):
+                codes += [c for c in more if c is not None]
+        return codes
 
     def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
         """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
@@ -309,7 +313,10 @@ class VNHand(MahjongHand):
     def _check_codes(self) -> None:
         """#2 UNKNOWN_TILE: every tile field is a vn-160 code of a khung set in play."""
         rec = self.record
-        ok = self._known
+        known = {c for c, t in INDEX.items() if self.limits[t] > 0}  # once per hand
+
+        def ok(c: object) -> bool:  # as ``_known``, by a set lookup
+            return isinstance(c, str) and c in known
 
         def bad(where: str, index: int | None, seat: int | None, c: object) -> None:
             self.hard(index, seat, "UNKNOWN_TILE", f"{where}: {c!r} is not a tile of this game")
@@ -322,9 +329,10 @@ class VNHand(MahjongHand):
             for c in hand:
                 if not ok(c):
                     bad(f"start hand of seat {seat}", None, seat, c)
+        codes_of = self._event_codes
         for i, ev in enumerate(rec["events"]):
-            for c in self._event_codes(ev):
-                if not ok(c):
+            for c in codes_of(ev):
+                if not (isinstance(c, str) and c in known):
                     bad(f"event {i} ({ev.get('type')})", i, ev.get("seat"), c)
 
     # -- queries -------------------------------------------------------------------------
