@@ -2,6 +2,8 @@
 
 * A fan pattern is only called when the hand has the facts it is registered as needing
   (``patterns.NEEDS``): so every pattern must return 0 on a hand without them.
+* The packed waits (``mahjong.packed.waits``, from per-group tables) are the kinds
+  ``decompose.winning_tiles`` finds by trying every candidate tile.
 * chắn's win set re-arranges only the candidate card's rank, and ``is_win_with`` reads
   the holding without copying it: both must equal §4.1's definition, ``is_win`` of the
   holding with the card added.
@@ -21,8 +23,17 @@ from mjaudit.parts.replay.rulesets.chan.combos import (
     win_set,
 )
 from mjaudit.parts.replay.rulesets.hk import options_for
-from mjaudit.parts.replay.rulesets.hk.patterns import NEEDS, REGISTRY, WinContext, WinSource
+from mjaudit.parts.replay.rulesets.hk.patterns import (
+    NEEDS,
+    REGISTRY,
+    HandFacts,
+    SplitFacts,
+    WinContext,
+    WinSource,
+)
 from mjaudit.parts.replay.rulesets.hk.scoring import _prepare, _resolve, _split
+from mjaudit.parts.replay.rulesets.mahjong.decompose import winning_tiles
+from mjaudit.parts.replay.rulesets.mahjong.packed import WEIGHT, waits
 
 from bench.fan_eval import random_win
 
@@ -61,11 +72,12 @@ def test_a_pattern_never_applies_without_the_facts_it_needs() -> None:
     checked = skipped = 0
     for ctx in _contexts(1500, seed=24):
         for opts in OPTIONS:
-            prepared = _prepare(ctx, opts, _resolve(opts).table)
+            r = _resolve(opts)
+            prepared = _prepare(ctx, r)
             assert prepared is not None
-            facts = prepared.facts
+            facts = HandFacts(opts, r.table, *prepared.facts)
             for dec in prepared.decompositions:
-                split = _split(prepared, dec)
+                split = SplitFacts(*_split(prepared, dec))
                 for pid, fn in REGISTRY.items():
                     if NEEDS[pid] & facts.bits == NEEDS[pid]:
                         checked += 1
@@ -73,6 +85,31 @@ def test_a_pattern_never_applies_without_the_facts_it_needs() -> None:
                     skipped += 1
                     assert not fn(facts, split), (pid, ctx)
     assert checked and skipped  # both kinds of row were met
+
+
+def test_packed_waits_are_the_tiles_that_complete_the_hand() -> None:
+    rng = random.Random(2424)
+    waiting = 0
+    for i in range(3000):
+        ctx = random_win(rng)
+        n_melds = len(ctx.melds)
+        if i % 3 == 0:  # a random hand of the same size, mostly waiting on nothing
+            concealed = [rng.randrange(34) for _ in ctx.concealed]
+        elif i % 3 == 1:  # the winning hand with one other tile given back
+            concealed = [*ctx.concealed, ctx.win_tile]
+            concealed.pop(rng.randrange(len(concealed)))
+        else:
+            concealed = list(ctx.concealed)
+        counts = [0] * 34
+        for t in concealed:
+            counts[t] += 1
+        if max(counts) > 4:
+            continue
+        key = sum(WEIGHT[t] for t in concealed)
+        found = waits(key, n_melds)
+        assert tuple(t for t in range(34) if found >> t & 1) == winning_tiles(counts, n_melds)
+        waiting += bool(found)
+    assert waiting > 1000
 
 
 def _holding(rng: random.Random) -> tuple[Counter[str], tuple[Exposed, ...]]:

@@ -5,11 +5,19 @@ hk-mahjongo §5.3): list every decomposition, add the applicable rows of the act
 keep the highest raw fan, cap it, check the minimum. ``settle`` turns the capped fan into
 per-seat deltas (§6 of each file), including the liability settlements (nine-tile,
 last-five, Pao) once the replay loop has decided *who* is liable.
+
+Speed (issue 24): the tiles are read as one packed int (``mahjong.packed``) whose suit and
+honour fields are looked up whole in tables built once per shape; the few facts patterns
+read are computed from those entries and the melds; and since a split's score is a pure
+function of its facts and the options, it is computed once per distinct facts and table
+(a few hundred of them) and looked up after that, so the pattern functions run only for
+facts never seen before.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from itertools import product
 from typing import NamedTuple
 
 from mjaudit.parts.replay.rulesets.hk import patterns as P
@@ -26,9 +34,21 @@ from mjaudit.parts.replay.rulesets.hk.patterns import (
     WinSource,
     fan_table,
 )
-from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS, RED
-from mjaudit.parts.replay.rulesets.mahjong.decompose import Decomposition, Structure, decompose
+from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, FIRST_BONUS, RED, bonus_number
+from mjaudit.parts.replay.rulesets.mahjong.decompose import Decomposition, Structure
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
+from mjaudit.parts.replay.rulesets.mahjong.packed import (
+    FIELD,
+    HONOUR_GROUPS,
+    HONOUR_SHIFT,
+    PURE_NINE_GATES,
+    SUIT_GROUPS,
+    THIRTEEN_ORPHANS,
+    WEIGHT,
+    honour_group,
+    suit_group,
+    waits,
+)
 
 __all__ = [
     "HandScore",
@@ -73,19 +93,26 @@ class HandScore(NamedTuple):
 
 
 _ResolvedRow = tuple[str, PatternFn, int, frozenset[str]]
+# A split's score but its structure and decomposition (the first eight HandScore fields),
+# and its rank among the splits of one hand: (-raw fan, (id, fan) of the rows it scores).
+_Scored = tuple[tuple[object, ...], tuple[int, tuple[tuple[str, int], ...]]]
+# HandFacts after (opts, table), then SplitFacts: what a split's score depends on.
+_FactsKey = tuple[object, ...]
 
 
 class _Resolved(NamedTuple):
+    opts: HKOptions
     table: FanTable
     rows: tuple[_ResolvedRow, ...]  # value > 0 only
     rows_13: tuple[_ResolvedRow, ...]  # the rows that stack with thirteen orphans
     has_includes: bool
-    # facts bits -> the rows (of ``rows``, or ``rows_13`` for thirteen orphans) whose
-    # needs a hand with those bits meets, in table order; filled as bits are seen
-    by_bits: dict[int, tuple[_ResolvedRow, ...]]
+    waits: bool  # the table scores single_wait, so the waits are computed
+    flowers: bool  # the table scores seat_flower or flower_set, so their facts are
+    scores: dict[_FactsKey, _Scored]  # filled as facts are seen
 
 
 _RESOLVED: dict[int, tuple[HKOptions, _Resolved]] = {}
+_MAX_SCORES = 1 << 16  # distinct facts per table kept (a few hundred in practice)
 
 
 def _resolve(opts: HKOptions) -> _Resolved:
@@ -105,167 +132,276 @@ def _resolve(opts: HKOptions) -> _Resolved:
             rows.append((row.id, REGISTRY[row.id], value, row.includes))
     stacks = table.thirteen_orphans_stacks
     rows_13 = rows if stacks is None else [r for r in rows if r[0] in stacks]
-    resolved = _Resolved(table, tuple(rows), tuple(rows_13), any(r[3] for r in rows), {})
+    ids = {r[0] for r in rows}
+    resolved = _Resolved(
+        opts,
+        table,
+        tuple(rows),
+        tuple(rows_13),
+        any(r[3] for r in rows),
+        "single_wait" in ids,
+        bool(ids & {"seat_flower", "flower_set"}),
+        {},
+    )
     if len(_RESOLVED) > 256:
         _RESOLVED.clear()
     _RESOLVED[id(opts)] = (opts, resolved)
     return resolved
 
 
-# ------------------------------------------------------------------ evaluation
+# ------------------------------------------------------------------ facts
 
-_Hits = tuple[tuple[str, int, int], ...]  # (id, instances, fan)
 _CHOW, _PUNG, _CONCEALED_KONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
 _SELF_DRAW, _ROBBED_KONG = WinSource.SELF_DRAW, WinSource.ROBBED_KONG
 _THIRTEEN, _STANDARD = Structure.THIRTEEN_ORPHANS, Structure.STANDARD
+_M_GROUPS, _P_GROUPS, _S_GROUPS = SUIT_GROUPS
+_WEIGHT = WEIGHT.__getitem__
+# Tile -> its HandFacts.suits bit; and whether it is a suit tile of rank 2-8.
+_SUIT_BIT = tuple(8 if t >= EAST else 1 << t // 9 for t in range(34))
+_SIMPLE = tuple(t < EAST and 0 < t % 9 < 8 for t in range(34))
+_POPCOUNT = tuple(bin(i).count("1") for i in range(16))
+_ONE_SUIT = (0, 1, 1, 0, 1, 0, 0, 0)  # suits (without honours) -> of one suit
 
 
 class _Prepared(NamedTuple):
-    facts: HandFacts
+    facts: _FactsKey  # the HandFacts fields after (opts, table)
     decompositions: tuple[Decomposition, ...]
-    meld_chows: tuple[int, ...]
-    meld_pungs: tuple[int, ...]
+    n_meld_chows: int
+    n_meld_pungs: int
+    n_concealed_kongs: int
+    discard_win: bool  # not self-drawn (a discard or a robbed kong)
+    win_tile: int
 
 
 # NamedTuples built from one tuple in C (their generated __new__ is a Python call).
-_new_facts = partial(tuple.__new__, HandFacts)
-_new_prepared = partial(tuple.__new__, _Prepared)
-_new_split = partial(tuple.__new__, SplitFacts)
+_new_dec = partial(tuple.__new__, Decomposition)
 _new_score = partial(tuple.__new__, HandScore)
 
 
-def _prepare(ctx: WinContext, opts: HKOptions, table: FanTable) -> _Prepared | None:
-    c = [0] * N_KINDS
-    for t in ctx.concealed:
-        c[t] += 1
-    c[ctx.win_tile] += 1
+def _flower_facts(ctx: WinContext) -> tuple[int, int, int]:
+    """(seat flowers, those inside a complete group, complete groups) of ``ctx.flowers``."""
+    flowers = ctx.flowers
+    seat_no = ctx.seat_wind + 1
+    have = set(flowers)
+    full_f = all(FIRST_BONUS + i in have for i in range(4))
+    full_g = all(FIRST_BONUS + 4 + i in have for i in range(4))
+    mine = [t for t in flowers if bonus_number(t) == seat_no]
+    in_sets = sum(1 for t in mine if (full_f if t < FIRST_BONUS + 4 else full_g))
+    return len(mine), in_sets, full_f + full_g
+
+
+def _single_wait(ctx: WinContext, key: int) -> bool:
+    """Before the draw (``key`` without the winning tile) only the winning tile's kind
+    completed the hand, kinds whose four copies the winner holds (melds too) left out."""
+    before = key - WEIGHT[ctx.win_tile]
+    found = waits(before, len(ctx.melds))
+    held = before
+    for m in ctx.melds:
+        for t in m.tiles:
+            held += WEIGHT[t]
+    rest = found
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if held >> 4 * (low.bit_length() - 1) & 15 >= 4:
+            found ^= low
+    return found == 1 << ctx.win_tile
+
+
+def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
+    """The hand's facts and decompositions; None if the tiles form no §4 structure."""
+    win = ctx.win_tile
+    concealed = ctx.concealed
+    key = sum(map(_WEIGHT, concealed), WEIGHT[win])
     melds = ctx.melds
-    decs = decompose(c, len(melds))
-    if not decs:
+    n_melds = len(melds)
+    if len(concealed) != 13 - 3 * n_melds:
         return None
-    meld_chows: list[int] = []
-    meld_pungs: list[int] = []
-    n_exposed = n_ckongs = n_kongs = 0
+    field = key & FIELD
+    pairs_m, splits_m, suit_m, simple_m, nine_m = _M_GROUPS.get(field) or suit_group(0, field)
+    field = key >> 36 & FIELD
+    pairs_p, splits_p, suit_p, simple_p, nine_p = _P_GROUPS.get(field) or suit_group(1, field)
+    field = key >> 72 & FIELD
+    pairs_s, splits_s, suit_s, simple_s, nine_s = _S_GROUPS.get(field) or suit_group(2, field)
+    field = key >> HONOUR_SHIFT
+    pairs_h, pair, honour_pungs, suits, dragons, winds = HONOUR_GROUPS.get(field) or honour_group(
+        field
+    )
+    if pairs_m + pairs_p + pairs_s + pairs_h == 1:
+        bits = 0
+        if len(splits_m) == 1 and len(splits_p) == 1 and len(splits_s) == 1:
+            (a,), (b,), (d,) = splits_m, splits_p, splits_s
+            decs: tuple[Decomposition, ...] = (
+                _new_dec(
+                    (
+                        _STANDARD,
+                        max(pair, a[0], b[0], d[0]),
+                        a[1] + b[1] + d[1],
+                        a[2] + b[2] + d[2] + honour_pungs,
+                    )
+                ),
+            )
+        else:
+            decs = tuple(
+                [
+                    _new_dec(
+                        (
+                            _STANDARD,
+                            max(pair, a[0], b[0], d[0]),
+                            a[1] + b[1] + d[1],
+                            a[2] + b[2] + d[2] + honour_pungs,
+                        )
+                    )
+                    for a, b, d in product(splits_m, splits_p, splits_s)
+                ]
+            )
+    elif n_melds or (pair := THIRTEEN_ORPHANS.get(key, -1)) < 0:
+        return None
+    else:
+        bits = P.ORPHANS_SHAPE
+        decs = (_new_dec((_THIRTEEN, pair, (), ())),)
+    suits |= suit_m | suit_p | suit_s
+    simples = simple_m or simple_p or simple_s
+    n_exposed = n_ckongs = n_kongs = n_chows = n_pungs = 0
     for m in melds:
         t = m.tile
         kind = m.kind
         if kind is _CHOW:
-            meld_chows.append(t)
-            c[t] += 1
-            c[t + 1] += 1
-            c[t + 2] += 1
+            n_chows += 1
             n_exposed += 1
+            suits |= _SUIT_BIT[t]
+            simples = True
             continue
-        meld_pungs.append(t)
+        n_pungs += 1
         if kind is _PUNG:
-            c[t] += 3
             n_exposed += 1
-            continue
-        c[t] += 4
-        n_kongs += 1
-        if kind is _CONCEALED_KONG:
-            n_ckongs += 1
         else:
-            n_exposed += 1
-    suits = (
-        (1 if any(c[0:9]) else 0)
-        | (2 if any(c[9:18]) else 0)
-        | (4 if any(c[18:27]) else 0)
-        | (8 if any(c[EAST:]) else 0)
-    )
+            n_kongs += 1
+            if kind is _CONCEALED_KONG:
+                n_ckongs += 1
+            else:
+                n_exposed += 1
+        if t >= EAST:
+            suits |= 8
+            if t >= RED:
+                dragons += 1
+            else:
+                winds |= 1 << t - EAST
+        else:
+            suits |= _SUIT_BIT[t]
+            if _SIMPLE[t]:
+                simples = True
     source = ctx.source
     self_drawn = source is _SELF_DRAW
-    bits = P.SELF_DRAWN if self_drawn else P.NOT_SELF_DRAWN
+    if self_drawn:
+        bits |= P.SELF_DRAWN
+        chain = ctx.kong_replacement_chain
+        if chain >= 1:
+            bits |= P.KONG_REPLACEMENT if chain == 1 else P.KONG_REPLACEMENT | P.CONSECUTIVE_KONGS
+    elif source is _ROBBED_KONG:
+        bits |= P.NOT_SELF_DRAWN | P.ROBBED
+    else:
+        bits |= P.NOT_SELF_DRAWN | P.DISCARD
     if not n_exposed:
         bits |= P.NO_EXPOSED
     elif n_exposed == 4:
         bits |= P.FOUR_EXPOSED
     if suits & 8:
         bits |= P.HONOURS
-        if max(c[RED:]) >= 3:
+        if dragons:
             bits |= P.DRAGON_PUNG
-        if max(c[EAST:RED]) >= 3:
+        if winds:
             bits |= P.WIND_PUNG
-    elif suits in (1, 2, 4):
+            if winds >> ctx.seat_wind & 1:
+                bits |= P.SEAT_WIND_PUNG
+            if winds >> ctx.prevailing_wind & 1:
+                bits |= P.PREVAILING_WIND_PUNG
+        if pair >= EAST:
+            if pair >= RED:
+                bits |= P.PAIR_DRAGON
+            else:
+                bits |= P.PAIR_WIND
+                if pair == EAST + ctx.seat_wind:
+                    bits |= P.PAIR_SEAT_WIND
+                if pair == EAST + ctx.prevailing_wind:
+                    bits |= P.PAIR_PREVAILING_WIND
+    elif _ONE_SUIT[suits]:
         bits |= P.ONE_SUIT
-    if not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):
+        if not n_melds and (nine_m, nine_p, nine_s)[suits >> 1]:
+            bits |= P.NINE_GATES
+            if (key - WEIGHT[win]) >> 36 * (suits >> 1) & FIELD == PURE_NINE_GATES:
+                bits |= P.PURE_NINE_GATES
+    if not simples:
         bits |= P.NO_SIMPLES
     if n_kongs:
         bits |= P.KONG
-    if self_drawn and ctx.kong_replacement_chain >= 1:
-        bits |= P.KONG_REPLACEMENT
-    if source is _ROBBED_KONG:
-        bits |= P.ROBBED
     if ctx.last_tile:
         bits |= P.LAST_TILE
     if ctx.heavenly:
         bits |= P.HEAVENLY
     if ctx.earthly:
         bits |= P.EARTHLY
-    if not melds:
+    if not n_melds:
         bits |= P.NO_MELDS | P.NO_CHOW_MELD | P.NO_PUNG_MELD
     else:
-        if not meld_chows:
+        if not n_chows:
             bits |= P.NO_CHOW_MELD
-        if not meld_pungs:
+        if not n_pungs:
             bits |= P.NO_PUNG_MELD
-    bits |= P.FLOWERS if ctx.flowers else P.NO_FLOWERS
-    if decs[0].structure is _THIRTEEN:
-        bits |= P.ORPHANS_SHAPE
-    facts = _new_facts(
-        (
-            ctx,
-            opts,
-            table,
-            tuple(c),
-            suits,
-            n_exposed,
-            n_ckongs,
-            n_kongs,
-            self_drawn,
-            EAST + ctx.seat_wind,
-            EAST + ctx.prevailing_wind,
-            bits,
-        )
+    if ctx.flowers:
+        bits |= P.FLOWERS
+        seat_flowers, in_sets, flower_sets = _flower_facts(ctx) if r.flowers else (0, 0, 0)
+    else:
+        bits |= P.NO_FLOWERS
+        seat_flowers = in_sets = flower_sets = 0
+    if self_drawn and r.waits and _single_wait(ctx, key):
+        bits |= P.SINGLE_WAIT
+    facts = (
+        bits,
+        suits,
+        n_exposed,
+        n_ckongs,
+        n_kongs,
+        self_drawn,
+        dragons,
+        _POPCOUNT[winds],
+        seat_flowers,
+        in_sets,
+        flower_sets,
     )
-    return _new_prepared((facts, decs, tuple(meld_chows), tuple(meld_pungs)))
+    return _new_prepared((facts, decs, n_chows, n_pungs, n_ckongs, not self_drawn, win))
 
 
-def _split(p: _Prepared, dec: Decomposition) -> SplitFacts:
-    h = p.facts
-    pungs = dec.pungs
-    concealed_pungs = len(pungs) + h.n_concealed_kongs
-    win = h.ctx.win_tile
+_new_prepared = partial(tuple.__new__, _Prepared)
+
+
+def _split(p: _Prepared, dec: Decomposition) -> tuple[int, int, int]:
+    """The SplitFacts fields of one decomposition."""
+    pungs = dec[3]
+    concealed_pungs = len(pungs) + p[4]
     # The set a winning discard completes is not concealed (§0), unless the tile can sit in
     # a chow of this split instead, which is the reading that scores best.
-    if not h.self_drawn and win in pungs and not any([c <= win <= c + 2 for c in dec.chows]):
-        concealed_pungs -= 1
-    return _new_split(
-        (
-            dec.structure,
-            dec.pair,
-            p.meld_chows + dec.chows,
-            p.meld_pungs + pungs,
-            concealed_pungs,
-        )
-    )
+    if p[5]:
+        win = p[6]
+        if win in pungs and not any([c <= win <= c + 2 for c in dec[2]]):
+            concealed_pungs -= 1
+    return (p[2] + len(dec[2]), p[3] + len(pungs), concealed_pungs)
 
 
-def _rows_for(r: _Resolved, bits: int) -> tuple[_ResolvedRow, ...]:
-    """The rows a hand with facts ``bits`` may score (thirteen orphans: its stacking rows)."""
-    rows = r.rows_13 if bits & P.ORPHANS_SHAPE else r.rows
-    out = tuple(row for row in rows if NEEDS[row[0]] & bits == NEEDS[row[0]])
-    if len(r.by_bits) < 4096:
-        r.by_bits[bits] = out
-    return out
+# ------------------------------------------------------------------ scoring facts
+
+
+_Hits = tuple[tuple[str, int, int], ...]  # (id, instances, fan)
 
 
 def _hits(r: _Resolved, h: HandFacts, s: SplitFacts) -> _Hits:
     bits = h.bits
-    rows = r.by_bits.get(bits)
-    if rows is None:
-        rows = _rows_for(r, bits)
-    out = [(rid, int(n), n * value) for rid, fn, value, _ in rows if (n := fn(h, s))]
+    rows = r.rows_13 if bits & P.ORPHANS_SHAPE else r.rows
+    out = [
+        (rid, int(n), n * value)
+        for rid, fn, value, _ in rows
+        if NEEDS[rid] & bits == NEEDS[rid] and (n := fn(h, s))
+    ]
     if r.has_includes:
         absorbed: set[str] = set()
         for rid, _fn, _v, inc in r.rows:
@@ -276,7 +412,11 @@ def _hits(r: _Resolved, h: HandFacts, s: SplitFacts) -> _Hits:
     return tuple(out)
 
 
-def _score(r: _Resolved, opts: HKOptions, hits: _Hits, dec: Decomposition) -> HandScore:
+def _score_facts(r: _Resolved, facts: _FactsKey, split: tuple[int, int, int]) -> _Scored:
+    """Score a split from its facts (the pattern functions run here, once per facts)."""
+    opts = r.opts
+    h = HandFacts(opts, r.table, *facts)  # type: ignore[arg-type]
+    hits = _hits(r, h, SplitFacts(*split))
     raw = 0
     bonus = 0
     for rid, _n, fan in hits:
@@ -289,24 +429,28 @@ def _score(r: _Resolved, opts: HKOptions, hits: _Hits, dec: Decomposition) -> Ha
     if not opts.min_fan_counts_bonus and bonus:
         basis = raw - bonus if cap is None else min(raw - bonus, cap)
     patterns = tuple([(rid, f) for rid, _n, f in hits])
+    rank = (-raw, patterns)
     instances = tuple([rid for rid, n, _f in hits for _ in range(n)])
-    if raw == 0 and r.table.chicken_hand and dec.structure is _STANDARD:
+    if raw == 0 and r.table.chicken_hand and not h.bits & P.ORPHANS_SHAPE:
         patterns = (("chicken_hand", 0),)
         instances = ("chicken_hand",)
-    return _new_score(
-        (
-            patterns,
-            instances,
-            raw,
-            fan,
-            cap is not None and raw >= cap,
-            bonus,
-            basis,
-            basis >= opts.min_fan,
-            dec.structure,
-            dec,
-        )
-    )
+    limit = cap is not None and raw >= cap
+    return ((patterns, instances, raw, fan, limit, bonus, basis, basis >= opts.min_fan), rank)
+
+
+def _scored(r: _Resolved, p: _Prepared, dec: Decomposition) -> _Scored:
+    split = _split(p, dec)
+    key = (p[0], split)
+    hit = r.scores.get(key)
+    if hit is None:
+        hit = _score_facts(r, p[0], split)
+        if len(r.scores) >= _MAX_SCORES:
+            r.scores.clear()
+        r.scores[key] = hit
+    return hit
+
+
+# ------------------------------------------------------------------ evaluation
 
 
 def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
@@ -317,52 +461,44 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     the same patterns whatever order the splits were found in.
     """
     r = _resolve(opts)
-    p = _prepare(ctx, opts, r.table)
+    p = _prepare(ctx, r)
     if p is None:
         return None
-    decs = p.decompositions
+    decs = p[1]
     if len(decs) == 1:
         dec = decs[0]
-        return _score(r, opts, _hits(r, p.facts, _split(p, dec)), dec)
-    best: tuple[tuple[object, ...], _Hits, Decomposition] | None = None
+        return _new_score(_scored(r, p, dec)[0] + (dec[0], dec))
+    best: tuple[object, ...] | None = None
     for dec in decs:
-        hits = _hits(r, p.facts, _split(p, dec))
-        key = _rank(hits, dec)
-        if best is None or key < best[0]:
-            best = (key, hits, dec)
+        fields, rank = _scored(r, p, dec)
+        key = (rank, (dec[1], dec[2], dec[3]), fields, dec)
+        if best is None or key < best:
+            best = key
     assert best is not None
-    return _score(r, opts, best[1], best[2])
-
-
-def _rank(hits: _Hits, dec: Decomposition) -> tuple[object, ...]:
-    """Sort key of a candidate split: highest raw fan, then pattern list, then the split."""
-    return (-sum(x[2] for x in hits), tuple((x[0], x[2]) for x in hits), _dec_key(dec))
-
-
-def _dec_key(d: Decomposition) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    return (d.pair, d.chows, d.pungs)
+    dec = best[3]
+    return _new_score(best[2] + (dec[0], dec))  # type: ignore[operator]
 
 
 def evaluate_all(ctx: WinContext, opts: HKOptions) -> tuple[HandScore, ...]:
     """One score per decomposition, best first (for the replayer's "other readings" view)."""
     r = _resolve(opts)
-    p = _prepare(ctx, opts, r.table)
+    p = _prepare(ctx, r)
     if p is None:
         return ()
     ranked = sorted(
-        ((_hits(r, p.facts, _split(p, d)), d) for d in p.decompositions),
-        key=lambda hd: _rank(*hd),
+        ((_scored(r, p, d), d) for d in p.decompositions),
+        key=lambda sd: (sd[0][1], (sd[1].pair, sd[1].chows, sd[1].pungs)),
     )
-    return tuple(_score(r, opts, hits, d) for hits, d in ranked)
+    return tuple(_new_score(s[0] + (d.structure, d)) for s, d in ranked)
 
 
 def score_decomposition(ctx: WinContext, opts: HKOptions, dec: Decomposition) -> HandScore:
     """Score one given decomposition of the concealed tiles (it is not re-checked)."""
     r = _resolve(opts)
-    p = _prepare(ctx, opts, r.table)
+    p = _prepare(ctx, r)
     if p is None:
         raise ValueError("the hand forms no winning structure")
-    return _score(r, opts, _hits(r, p.facts, _split(p, dec)), dec)
+    return _new_score(_scored(r, p, dec)[0] + (dec.structure, dec))
 
 
 # ------------------------------------------------------------------ points

@@ -1,0 +1,158 @@
+"""A hand as one int of 4-bit counts, read a group (suit or honours) at a time from tables.
+
+Kind ``t`` counts in bits ``4t .. 4t+3``, so a hand's key is the sum of its tiles'
+:data:`WEIGHT`, summed in C, and each suit's nine counts (``key >> 36·s & FIELD``) or the
+seven honour counts (``key >> HONOUR_SHIFT``) are one small int: the key of a table built
+once per shape, holding the group's splits, whether it holds the pair, and the facts fan
+patterns read. A hand then costs four dict lookups instead of a loop over 34 counts.
+Each count must stay below 16: callers check the hand's size (at most 14 tiles) first.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS, ORPHANS, RED
+from mjaudit.parts.replay.rulesets.mahjong.decompose import (
+    SuitSplit,
+    _honours,
+    _suit_splits_at,
+    suit_key,
+)
+
+#: Kind -> its unit in a packed key.
+WEIGHT: tuple[int, ...] = tuple(1 << 4 * t for t in range(N_KINDS))
+FIELD = (1 << 36) - 1  # one suit's nine counts
+HONOUR_SHIFT = 4 * EAST
+#: A group that cannot be split into sets (and at most one pair) counts this many pairs,
+#: so a sum of the four groups' pairs is 1 exactly when the hand is a standard win.
+BAD = 9
+#: Packed key of a thirteen-orphans hand -> its doubled tile.
+THIRTEEN_ORPHANS: dict[int, int] = {sum(WEIGHT[t] for t in ORPHANS) + WEIGHT[x]: x for x in ORPHANS}
+_EMPTY: tuple[SuitSplit, ...] = ((-1, (), ()),)
+#: The field of 1112345678999 (nine gates before its last tile).
+PURE_NINE_GATES = sum(n << 4 * r for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)))
+
+
+class SuitGroup(NamedTuple):
+    """One suit's counts: its splits (with the pair when its size is 2 mod 3)."""
+
+    pairs: int  # 0, 1 or BAD
+    splits: tuple[SuitSplit, ...]
+    suit: int  # 1 << suit when the suit has a tile, else 0 (HandFacts.suits)
+    simples: bool  # some tile of rank 2-8
+    nine_gates: bool  # 1112345678999 plus one more
+
+
+class HonourGroup(NamedTuple):
+    """The seven honour counts: each a pung, the pair or none (honours form no chow)."""
+
+    pairs: int  # 0, 1 or BAD
+    pair: int  # the pair tile, or -1
+    pungs: tuple[int, ...]
+    suit: int  # 8 when some honour is held, else 0
+    dragon_pungs: int  # dragons held 3 or 4 times
+    wind_pungs: int  # bit i: wind EAST + i held 3 or 4 times
+
+
+def unpack(field: int, n: int) -> list[int]:
+    """The ``n`` counts of one field, lowest kind first."""
+    return [field >> 4 * i & 15 for i in range(n)]
+
+
+#: Per suit: field -> its entry, and honour field -> its entry, as far as built (read them
+#: directly on a hot path; :func:`suit_group` / :func:`honour_group` build what is missing).
+SUIT_GROUPS: tuple[dict[int, SuitGroup], ...] = ({}, {}, {})
+HONOUR_GROUPS: dict[int, HonourGroup] = {}
+
+
+def suit_group(suit: int, field: int) -> SuitGroup:
+    """The table entry of suit ``suit`` (0 m, 1 p, 2 s) holding ``field``; built once."""
+    table = SUIT_GROUPS[suit]
+    g = table.get(field)
+    if g is not None:
+        return g
+    c = unpack(field, 9)
+    n = sum(c)
+    r = n % 3
+    if r == 1:
+        pairs, splits = BAD, ()
+    elif not n:
+        pairs, splits = 0, _EMPTY
+    else:
+        splits = _suit_splits_at(9 * suit, suit_key(c), r == 2)
+        pairs = (r == 2) if splits else BAD
+    nine = c[0] >= 3 and c[8] >= 3 and all(c[1:8])
+    g = SuitGroup(int(pairs), splits, (1 << suit) if n else 0, any(c[1:8]), nine)
+    if len(table) < 1 << 16:
+        table[field] = g
+    return g
+
+
+def honour_group(field: int) -> HonourGroup:
+    """The table entry of the honour counts ``field``; built once."""
+    g = HONOUR_GROUPS.get(field)
+    if g is not None:
+        return g
+    c = unpack(field, 7)
+    ok, pair, pungs = _honours(tuple(c))
+    dragons = sum(n >= 3 for n in c[RED - EAST :])
+    winds = sum(1 << i for i in range(4) if c[i] >= 3)
+    pairs = BAD if not ok else int(pair >= 0)
+    g = HonourGroup(pairs, pair, pungs, 8 if any(c) else 0, dragons, winds)
+    if len(HONOUR_GROUPS) < 1 << 16:
+        HONOUR_GROUPS[field] = g
+    return g
+
+
+_COMPLETIONS: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
+
+
+def completions(group: int, field: int) -> tuple[int, int]:
+    """Kinds of group ``group`` (0-2 suits, 3 honours; bit i: its i-th kind), held fewer than
+    four times, whose one more copy turns ``field`` into sets only, and into sets and the pair; built once per shape."""
+    table = _COMPLETIONS[group]
+    hit = table.get(field)
+    if hit is not None:
+        return hit
+    sets = pair = 0
+    for i in range(9 if group < 3 else 7):
+        if field >> 4 * i & 15 >= 4:
+            continue  # there is no fifth copy
+        f = field + (1 << 4 * i)
+        pairs = suit_group(group, f).pairs if group < 3 else honour_group(f).pairs
+        if pairs == 0:
+            sets |= 1 << i
+        elif pairs == 1:
+            pair |= 1 << i
+    if len(table) < 1 << 16:
+        table[field] = (sets, pair)
+    return sets, pair
+
+
+def waits(key: int, n_melds: int) -> int:
+    """Bit t set: one more tile of kind t completes the waiting hand ``key`` (13 − 3·n_melds
+    tiles) into a standard hand or, with nothing declared, thirteen orphans.
+
+    A tile completes one group; the others must already be sets with the one pair among
+    them, or sets only when the completed group takes the pair.
+    """
+    fields = (key & FIELD, key >> 36 & FIELD, key >> 72 & FIELD, key >> HONOUR_SHIFT)
+    groups = (
+        suit_group(0, fields[0]).pairs,
+        suit_group(1, fields[1]).pairs,
+        suit_group(2, fields[2]).pairs,
+        honour_group(fields[3]).pairs,
+    )
+    total = sum(groups)
+    out = 0
+    for i in range(4):
+        others = total - groups[i]
+        if others <= 1:
+            sets, pair = completions(i, fields[i])
+            out |= (pair if others == 0 else sets) << 9 * i
+    if n_melds == 0:
+        for x in ORPHANS:
+            if key + WEIGHT[x] in THIRTEEN_ORPHANS:
+                out |= 1 << x
+    return out
