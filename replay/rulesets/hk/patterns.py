@@ -64,19 +64,18 @@ class WinContext:
 
 class HandFacts(NamedTuple):
     """Facts of the whole winning hand that no decomposition changes (tiles counted with
-    the winning tile and the declared melds, a kong as four)."""
+    the winning tile and the declared melds, a kong as four).
+
+    ``bits`` holds only the bits the active fan table's patterns read (:data:`READS`), so
+    hands that no row of the table tells apart have equal facts.
+    """
 
     opts: HKOptions
     table: FanTable
     bits: int  # the facts bits (SELF_DRAWN, ...) this hand has
-    suits: int  # bit 0 m, bit 1 p, bit 2 s, bit 3 honours
-    n_exposed: int
-    n_concealed_kongs: int
-    n_kongs: int
-    self_drawn: bool
     dragon_pungs: int  # dragons held three or four times
     wind_pungs: int  # winds held three or four times
-    seat_flowers: int  # bonus tiles numbered like the seat
+    seat_flowers: int  # bonus tiles numbered like the seat (0 if the table has no such row)
     seat_flowers_in_sets: int  # those of them inside a complete group f1-f4 or g1-g4
     flower_sets: int  # complete groups f1-f4, g1-g4
 
@@ -84,9 +83,9 @@ class HandFacts(NamedTuple):
 class SplitFacts(NamedTuple):
     """One decomposition, declared melds merged in."""
 
-    n_chows: int
-    n_pungs: int  # pungs and kongs
-    concealed_pungs: int  # pungs/kongs that are concealed sets (rules §0)
+    four_chows: bool
+    four_pungs: bool  # pungs or kongs
+    four_concealed_pungs: bool  # four pungs/kongs, all concealed sets (rules §0)
 
 
 PatternFn = Callable[[HandFacts, SplitFacts], int]
@@ -95,8 +94,8 @@ _REGISTRY: dict[str, PatternFn] = {}
 REGISTRY: Mapping[str, PatternFn] = MappingProxyType(_REGISTRY)
 
 # Facts of a whole hand, one bit each (``HandFacts.bits``): a pattern registered with
-# ``needs`` returns 0 whenever one of those bits is clear, so the evaluator calls only the
-# patterns whose needs the hand meets (a few of the 25-30 rows).
+# ``needs`` returns 0 whenever one of those bits is clear, and reads no bits but its
+# ``needs`` and ``reads``, so the evaluator keeps only those bits of the table's rows.
 SELF_DRAWN = 1 << 0
 NOT_SELF_DRAWN = 1 << 1
 NO_EXPOSED = 1 << 2  # no exposed meld (concealed kongs allowed)
@@ -112,9 +111,9 @@ ROBBED = 1 << 11
 LAST_TILE = 1 << 12
 HEAVENLY = 1 << 13
 EARTHLY = 1 << 14
-NO_MELDS = 1 << 15
-NO_CHOW_MELD = 1 << 16
-NO_PUNG_MELD = 1 << 17  # no pung or kong declared
+HALF_FLUSH = 1 << 15  # honours and the suit tiles of one suit (some of each)
+ALL_HONOURS = 1 << 16  # honours only
+CONCEALED_KONG = 1 << 17  # some concealed kong declared
 FLOWERS = 1 << 18
 NO_FLOWERS = 1 << 19
 ORPHANS_SHAPE = 1 << 20  # the tiles form thirteen orphans
@@ -132,36 +131,38 @@ PURE_NINE_GATES = 1 << 30  # ... and the 13 tiles before the win were exactly 11
 # four copies the winner already holds are not waits). Only set for a fan table that
 # scores ``single_wait``: the waits are the one costly fact.
 SINGLE_WAIT = 1 << 31
+FOUR_KONGS = 1 << 32
 _NEEDS: dict[str, int] = {}
+_READS: dict[str, int] = {}
 #: Pattern id -> the HandFacts bits it needs (0: none, it is always evaluated).
 NEEDS: Mapping[str, int] = MappingProxyType(_NEEDS)
+#: Pattern id -> every HandFacts bit it reads (its needs included).
+READS: Mapping[str, int] = MappingProxyType(_READS)
 
 
-def pattern(pid: str, needs: int = 0) -> Callable[[PatternFn], PatternFn]:
+def pattern(pid: str, needs: int = 0, reads: int = 0) -> Callable[[PatternFn], PatternFn]:
     """Register a pattern under the id the rules files use; ``needs``: the facts bits
-    without which it never applies (its docstring's definition implies them)."""
+    without which it never applies (its docstring's definition implies them); ``reads``:
+    the other bits it reads."""
 
     def register(fn: PatternFn) -> PatternFn:
         if pid in _REGISTRY:
             raise ValueError(f"pattern {pid!r} registered twice")
         _REGISTRY[pid] = fn
         _NEEDS[pid] = needs
+        _READS[pid] = needs | reads
         return fn
 
     return register
 
 
-_M, _P, _S, _H = 1, 2, 4, 8
-_ONE_SUIT = frozenset({_M, _P, _S})
-
-
 # ------------------------------------------------------------------ structure patterns
 
 
-@pattern("all_chows", needs=NO_PUNG_MELD)
+@pattern("all_chows", reads=PAIR_DRAGON | PAIR_SEAT_WIND | PAIR_PREVAILING_WIND)
 def all_chows(h: HandFacts, s: SplitFacts) -> int:
     """Four chows; the pair rule (``all_chows_pair_rule``) keeps value-honour pairs out."""
-    if s.n_chows != 4:
+    if not s.four_chows:
         return 0
     rule = h.opts.all_chows_pair_rule
     if rule == "any":
@@ -171,33 +172,33 @@ def all_chows(h: HandFacts, s: SplitFacts) -> int:
     return not h.bits & (PAIR_DRAGON | PAIR_SEAT_WIND | PAIR_PREVAILING_WIND)
 
 
-@pattern("all_pungs", needs=NO_CHOW_MELD)
+@pattern("all_pungs")
 def all_pungs(h: HandFacts, s: SplitFacts) -> int:
-    return s.n_pungs == 4
+    return s.four_pungs
 
 
-@pattern("four_concealed_pungs", needs=NO_EXPOSED)
+@pattern("four_concealed_pungs", needs=NO_EXPOSED, reads=KONG | SELF_DRAWN)
 def four_concealed_pungs(h: HandFacts, s: SplitFacts) -> int:
     """Four concealed pungs. hk-classic also needs a self-draw and allows concealed kongs;
     hk-mahjongo allows no kong (option) but accepts a discard that completes the pair."""
-    if s.n_pungs != 4 or s.concealed_pungs != 4:
+    if not s.four_concealed_pungs:
         return 0
-    if h.n_kongs and not h.opts.four_concealed_pungs_allow_kongs:
+    if h.bits & KONG and not h.opts.four_concealed_pungs_allow_kongs:
         return 0
-    return h.self_drawn or not h.table.four_concealed_pungs_self_draw_only
+    return bool(h.bits & SELF_DRAWN) or not h.table.four_concealed_pungs_self_draw_only
 
 
-@pattern("terminals_honours_pungs", needs=HONOURS | NO_SIMPLES | NO_CHOW_MELD)
+@pattern("terminals_honours_pungs", needs=HONOURS | NO_SIMPLES, reads=ALL_HONOURS)
 def terminals_honours_pungs(h: HandFacts, s: SplitFacts) -> int:
     """All pungs, only terminals and honours, at least one of each (pure cases are other rows)."""
-    if s.n_pungs != 4 or not h.suits & _H or h.suits == _H:
+    if not s.four_pungs or h.bits & ALL_HONOURS:
         return 0
-    return bool(h.bits & NO_SIMPLES)
+    return h.bits & (HONOURS | NO_SIMPLES) == HONOURS | NO_SIMPLES
 
 
-@pattern("four_kongs", needs=KONG)
+@pattern("four_kongs", needs=FOUR_KONGS)
 def four_kongs(h: HandFacts, s: SplitFacts) -> int:
-    return h.n_kongs == 4
+    return bool(h.bits & FOUR_KONGS)
 
 
 @pattern("thirteen_orphans", needs=ORPHANS_SHAPE)
@@ -251,27 +252,27 @@ def big_four_winds(h: HandFacts, s: SplitFacts) -> int:
 # ------------------------------------------------------------------ tile-set patterns
 
 
-@pattern("half_flush", needs=HONOURS)
+@pattern("half_flush", needs=HALF_FLUSH)
 def half_flush(h: HandFacts, s: SplitFacts) -> int:
-    return (h.suits ^ _H) in _ONE_SUIT and bool(h.suits & _H)
+    return bool(h.bits & HALF_FLUSH)
 
 
 @pattern("full_flush", needs=ONE_SUIT)
 def full_flush(h: HandFacts, s: SplitFacts) -> int:
-    return h.suits in _ONE_SUIT
+    return bool(h.bits & ONE_SUIT)
 
 
-@pattern("all_honours", needs=HONOURS)
+@pattern("all_honours", needs=ALL_HONOURS)
 def all_honours(h: HandFacts, s: SplitFacts) -> int:
-    return h.suits == _H
+    return bool(h.bits & ALL_HONOURS)
 
 
-@pattern("all_terminals", needs=NO_SIMPLES)
+@pattern("all_terminals", needs=NO_SIMPLES, reads=HONOURS)
 def all_terminals(h: HandFacts, s: SplitFacts) -> int:
-    return not h.suits & _H and bool(h.bits & NO_SIMPLES)
+    return h.bits & (NO_SIMPLES | HONOURS) == NO_SIMPLES
 
 
-@pattern("nine_gates", needs=NINE_GATES)
+@pattern("nine_gates", needs=NINE_GATES, reads=PURE_NINE_GATES)
 def nine_gates(h: HandFacts, s: SplitFacts) -> int:
     """1112345678999 plus one tile of the same suit, nothing declared; with
     ``nine_gates_pure_wait`` the 13 tiles before the win must be exactly that shape."""
@@ -287,34 +288,34 @@ def nine_gates(h: HandFacts, s: SplitFacts) -> int:
 
 @pattern("self_draw", needs=SELF_DRAWN)
 def self_draw(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn
+    return bool(h.bits & SELF_DRAWN)
 
 
 @pattern("concealed_self_draw", needs=SELF_DRAWN | NO_EXPOSED)
 def concealed_self_draw(h: HandFacts, s: SplitFacts) -> int:
     """bất cầu nhần: self-drawn with no exposed meld (concealed kongs allowed)."""
-    return h.self_drawn and not h.n_exposed
+    return h.bits & (SELF_DRAWN | NO_EXPOSED) == SELF_DRAWN | NO_EXPOSED
 
 
 @pattern("concealed_on_discard", needs=NOT_SELF_DRAWN | NO_EXPOSED)
 def concealed_on_discard(h: HandFacts, s: SplitFacts) -> int:
     """hk-classic option ``concealed_on_discard_fan`` (public 門前清): the row-4 hand won on
     a discard or robbed tile instead of by self-draw."""
-    return not h.self_drawn and not h.n_exposed
+    return h.bits & (NOT_SELF_DRAWN | NO_EXPOSED) == NOT_SELF_DRAWN | NO_EXPOSED
 
 
-@pattern("concealed_hand", needs=NO_EXPOSED)
+@pattern("concealed_hand", needs=NO_EXPOSED, reads=CONCEALED_KONG)
 def concealed_hand(h: HandFacts, s: SplitFacts) -> int:
     """hk-mahjongo Bài kín: no exposed meld and, by default, no concealed kong (§5.2)."""
-    if h.n_exposed:
+    if not h.bits & NO_EXPOSED:
         return 0
-    return not (h.n_concealed_kongs and h.opts.concealed_kong_breaks_concealed_hand)
+    return not (h.bits & CONCEALED_KONG and h.opts.concealed_kong_breaks_concealed_hand)
 
 
 @pattern("fully_claimed", needs=FOUR_EXPOSED | NOT_SELF_DRAWN)
 def fully_claimed(h: HandFacts, s: SplitFacts) -> int:
     """Four exposed melds and the pair completed by a discard or robbed tile."""
-    return h.n_exposed == 4 and not h.self_drawn
+    return h.bits & (FOUR_EXPOSED | NOT_SELF_DRAWN) == FOUR_EXPOSED | NOT_SELF_DRAWN
 
 
 # ------------------------------------------------------------------ how the win happened
@@ -337,7 +338,7 @@ def robbing_the_kong(h: HandFacts, s: SplitFacts) -> int:
 
 @pattern("last_tile_draw", needs=LAST_TILE | SELF_DRAWN)
 def last_tile_draw(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn and bool(h.bits & LAST_TILE)
+    return h.bits & (LAST_TILE | SELF_DRAWN) == LAST_TILE | SELF_DRAWN
 
 
 @pattern("last_discard", needs=LAST_TILE | DISCARD)

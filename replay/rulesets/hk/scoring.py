@@ -16,8 +16,9 @@ facts never seen before.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import partial, reduce
 from itertools import product
+from operator import or_
 from typing import NamedTuple
 
 from mjaudit.parts.replay.rulesets.hk import patterns as P
@@ -25,6 +26,7 @@ from mjaudit.parts.replay.rulesets.hk.options import HKOptions, Number
 from mjaudit.parts.replay.rulesets.hk.patterns import (
     BONUS_PATTERNS,
     NEEDS,
+    READS,
     REGISTRY,
     FanTable,
     HandFacts,
@@ -38,13 +40,16 @@ from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, FIRST_BONUS, RED,
 from mjaudit.parts.replay.rulesets.mahjong.decompose import Decomposition, Structure
 from mjaudit.parts.replay.rulesets.mahjong.melds import MeldKind
 from mjaudit.parts.replay.rulesets.mahjong.packed import (
+    DRAGONS_AT,
     FIELD,
     HONOUR_GROUPS,
     HONOUR_SHIFT,
     PURE_NINE_GATES,
     SUIT_GROUPS,
     THIRTEEN_ORPHANS,
+    TILE_SIMPLES,
     WEIGHT,
+    WINDS_AT,
     honour_group,
     suit_group,
     waits,
@@ -96,8 +101,6 @@ _ResolvedRow = tuple[str, PatternFn, int, frozenset[str]]
 # A split's score but its structure and decomposition (the first eight HandScore fields),
 # and its rank among the splits of one hand: (-raw fan, (id, fan) of the rows it scores).
 _Scored = tuple[tuple[object, ...], tuple[int, tuple[tuple[str, int], ...]]]
-# HandFacts after (opts, table), then SplitFacts: what a split's score depends on.
-_FactsKey = tuple[object, ...]
 
 
 class _Resolved(NamedTuple):
@@ -108,7 +111,8 @@ class _Resolved(NamedTuple):
     has_includes: bool
     waits: bool  # the table scores single_wait, so the waits are computed
     flowers: bool  # the table scores seat_flower or flower_set, so their facts are
-    scores: dict[_FactsKey, _Scored]  # filled as facts are seen
+    mask: int  # the facts bits its rows read (READS), and the count fields
+    scores: dict[int, _Scored]  # packed facts of a split -> its score; filled as seen
 
 
 _RESOLVED: dict[int, tuple[HKOptions, _Resolved]] = {}
@@ -141,6 +145,7 @@ def _resolve(opts: HKOptions) -> _Resolved:
         any(r[3] for r in rows),
         "single_wait" in ids,
         bool(ids & {"seat_flower", "flower_set"}),
+        reduce(or_, (READS[i] for i in ids), P.ORPHANS_SHAPE | _COUNTS),
         {},
     )
     if len(_RESOLVED) > 256:
@@ -151,43 +156,112 @@ def _resolve(opts: HKOptions) -> _Resolved:
 
 # ------------------------------------------------------------------ facts
 
+# A split's facts as one int (the cache key): the HandFacts bits (bits 0-32), then the
+# small counts, then the SplitFacts.
+_DRAGONS_AT, _WINDS_AT, _SEAT_FLOWERS_AT, _IN_SETS_AT, _FLOWER_SETS_AT = 33, 35, 38, 42, 46
+_FOUR_CHOWS, _FOUR_PUNGS, _FOUR_CONCEALED = 1 << 50, 1 << 51, 1 << 52
+_BITS = (1 << _DRAGONS_AT) - 1
+_COUNTS = ((1 << 50) - 1) ^ _BITS  # the count fields
+
 _CHOW, _PUNG, _CONCEALED_KONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
 _SELF_DRAW, _ROBBED_KONG = WinSource.SELF_DRAW, WinSource.ROBBED_KONG
 _THIRTEEN, _STANDARD = Structure.THIRTEEN_ORPHANS, Structure.STANDARD
 _M_GROUPS, _P_GROUPS, _S_GROUPS = SUIT_GROUPS
 _WEIGHT = WEIGHT.__getitem__
-# Tile -> its HandFacts.suits bit; and whether it is a suit tile of rank 2-8.
-_SUIT_BIT = tuple(8 if t >= EAST else 1 << t // 9 for t in range(34))
-_SIMPLE = tuple(t < EAST and 0 < t % 9 < 8 for t in range(34))
-_POPCOUNT = tuple(bin(i).count("1") for i in range(16))
-_ONE_SUIT = (0, 1, 1, 0, 1, 0, 0, 0)  # suits (without honours) -> of one suit
+
+# A declared set -> (its tile facts, its counts): counts packed 4 bits each, so a hand's
+# are a sum: exposed sets, chows, pungs and kongs, kongs, concealed kongs.
+_EXPOSED, _CHOWS, _PUNGS, _KONGS, _CKONGS = 1, 1 << 4, 1 << 8, 1 << 12, 1 << 16
 
 
-class _Prepared(NamedTuple):
-    facts: _FactsKey  # the HandFacts fields after (opts, table)
-    decompositions: tuple[Decomposition, ...]
-    n_meld_chows: int
-    n_meld_pungs: int
-    n_concealed_kongs: int
-    discard_win: bool  # not self-drawn (a discard or a robbed kong)
-    win_tile: int
+def _set_facts(t: int, chow: bool) -> int:
+    if chow:
+        return 1 << t // 9 | TILE_SIMPLES
+    if t >= RED:
+        return 8 | 1 << DRAGONS_AT + t - RED
+    if t >= EAST:
+        return 8 | 1 << WINDS_AT + t - EAST
+    return 1 << t // 9 | (TILE_SIMPLES if 0 < t % 9 < 8 else 0)
 
 
-# NamedTuples built from one tuple in C (their generated __new__ is a Python call).
-_new_dec = partial(tuple.__new__, Decomposition)
-_new_score = partial(tuple.__new__, HandScore)
+_CHOW_FACTS = tuple((_set_facts(t, True), _EXPOSED | _CHOWS) for t in range(34))
+_PUNG_FACTS = tuple((_set_facts(t, False), _EXPOSED | _PUNGS) for t in range(34))
+_KONG_FACTS = tuple((_set_facts(t, False), _EXPOSED | _PUNGS | _KONGS) for t in range(34))
+_CKONG_FACTS = tuple((_set_facts(t, False), _PUNGS | _KONGS | _CKONGS) for t in range(34))
 
 
-def _flower_facts(ctx: WinContext) -> tuple[int, int, int]:
-    """(seat flowers, those inside a complete group, complete groups) of ``ctx.flowers``."""
-    flowers = ctx.flowers
-    seat_no = ctx.seat_wind + 1
+def _meld_bits(counts: int) -> int:
+    """The facts bits of a hand's declared sets, from their packed counts."""
+    exposed, kongs, ckongs = counts & 15, counts >> 12 & 15, counts >> 16 & 15
+    bits = P.NO_EXPOSED if not exposed else P.FOUR_EXPOSED if exposed == 4 else 0
+    if kongs:
+        bits |= P.KONG if kongs < 4 else P.KONG | P.FOUR_KONGS
+        if ckongs:
+            bits |= P.CONCEALED_KONG
+    return bits
+
+
+_MELD_BITS: dict[int, int] = {}
+
+
+def _tile_bits(facts: int, pair: int, seat: int, prevailing: int) -> int:
+    """The facts bits and counts that the tiles give: OR-ed tile facts of every group and
+    set, the pair's tile if an honour (else -1), and the seat and prevailing winds."""
+    suits = facts & 15
+    simples = facts & TILE_SIMPLES
+    dragons = facts >> DRAGONS_AT & 7
+    winds = facts >> WINDS_AT & 15
+    bits = 0 if simples else P.NO_SIMPLES
+    if suits & 8:
+        bits |= P.HONOURS
+        if suits == 8:
+            bits |= P.ALL_HONOURS
+        elif suits & 7 in (1, 2, 4):
+            bits |= P.HALF_FLUSH
+        if dragons:
+            bits |= P.DRAGON_PUNG
+        if winds:
+            bits |= P.WIND_PUNG
+            if winds >> seat & 1:
+                bits |= P.SEAT_WIND_PUNG
+            if winds >> prevailing & 1:
+                bits |= P.PREVAILING_WIND_PUNG
+        if pair >= RED:
+            bits |= P.PAIR_DRAGON
+        elif pair >= EAST:
+            bits |= P.PAIR_WIND
+            if pair == EAST + seat:
+                bits |= P.PAIR_SEAT_WIND
+            if pair == EAST + prevailing:
+                bits |= P.PAIR_PREVAILING_WIND
+    elif suits in (1, 2, 4):
+        bits |= P.ONE_SUIT
+    n_dragons = bin(dragons).count("1")
+    n_winds = bin(winds).count("1")
+    return bits | n_dragons << _DRAGONS_AT | n_winds << _WINDS_AT
+
+
+# (tile facts, pair, seat, prevailing) packed -> _tile_bits; filled as seen (a few hundred)
+_TILE_BITS: dict[int, int] = {}
+
+
+def _flower_bits(flowers: tuple[int, ...], seat_wind: int) -> int:
+    """FLOWERS and the counts: seat flowers, those inside a complete group, complete groups."""
+    seat_no = seat_wind + 1
     have = set(flowers)
     full_f = all(FIRST_BONUS + i in have for i in range(4))
     full_g = all(FIRST_BONUS + 4 + i in have for i in range(4))
     mine = [t for t in flowers if bonus_number(t) == seat_no]
     in_sets = sum(1 for t in mine if (full_f if t < FIRST_BONUS + 4 else full_g))
-    return len(mine), in_sets, full_f + full_g
+    return (
+        P.FLOWERS
+        | min(len(mine), 15) << _SEAT_FLOWERS_AT
+        | min(in_sets, 15) << _IN_SETS_AT
+        | (full_f + full_g) << _FLOWER_SETS_AT
+    )
+
+
+_FLOWER_BITS: dict[tuple[tuple[int, ...], int], int] = {}
 
 
 def _single_wait(ctx: WinContext, key: int) -> bool:
@@ -208,6 +282,22 @@ def _single_wait(ctx: WinContext, key: int) -> bool:
     return found == 1 << ctx.win_tile
 
 
+class _Prepared(NamedTuple):
+    facts: int  # the hand's facts, packed (HandFacts after (opts, table))
+    decompositions: tuple[Decomposition, ...]
+    n_meld_chows: int
+    n_meld_pungs: int
+    n_concealed_kongs: int
+    discard_win: bool  # not self-drawn (a discard or a robbed kong)
+    win_tile: int
+
+
+# NamedTuples built from one tuple in C (their generated __new__ is a Python call).
+_new_dec = partial(tuple.__new__, Decomposition)
+_new_score = partial(tuple.__new__, HandScore)
+_new_prepared = partial(tuple.__new__, _Prepared)
+
+
 def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     """The hand's facts and decompositions; None if the tiles form no §4 structure."""
     win = ctx.win_tile
@@ -218,26 +308,26 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     if len(concealed) != 13 - 3 * n_melds:
         return None
     field = key & FIELD
-    pairs_m, splits_m, suit_m, simple_m, nine_m = _M_GROUPS.get(field) or suit_group(0, field)
+    gm = _M_GROUPS.get(field) or suit_group(0, field)
     field = key >> 36 & FIELD
-    pairs_p, splits_p, suit_p, simple_p, nine_p = _P_GROUPS.get(field) or suit_group(1, field)
+    gp = _P_GROUPS.get(field) or suit_group(1, field)
     field = key >> 72 & FIELD
-    pairs_s, splits_s, suit_s, simple_s, nine_s = _S_GROUPS.get(field) or suit_group(2, field)
+    gs = _S_GROUPS.get(field) or suit_group(2, field)
     field = key >> HONOUR_SHIFT
-    pairs_h, pair, honour_pungs, suits, dragons, winds = HONOUR_GROUPS.get(field) or honour_group(
-        field
-    )
-    if pairs_m + pairs_p + pairs_s + pairs_h == 1:
+    gh = HONOUR_GROUPS.get(field) or honour_group(field)
+    if gm[0] + gp[0] + gs[0] + gh[0] == 1:
         bits = 0
-        if len(splits_m) == 1 and len(splits_p) == 1 and len(splits_s) == 1:
-            (a,), (b,), (d,) = splits_m, splits_p, splits_s
+        pair = gh[1]
+        sm, sp, ss = gm[1], gp[1], gs[1]
+        if len(sm) == 1 and len(sp) == 1 and len(ss) == 1:
+            (a,), (b,), (d,) = sm, sp, ss
             decs: tuple[Decomposition, ...] = (
                 _new_dec(
                     (
                         _STANDARD,
                         max(pair, a[0], b[0], d[0]),
                         a[1] + b[1] + d[1],
-                        a[2] + b[2] + d[2] + honour_pungs,
+                        a[2] + b[2] + d[2] + gh[2],
                     )
                 ),
             )
@@ -249,10 +339,10 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
                             _STANDARD,
                             max(pair, a[0], b[0], d[0]),
                             a[1] + b[1] + d[1],
-                            a[2] + b[2] + d[2] + honour_pungs,
+                            a[2] + b[2] + d[2] + gh[2],
                         )
                     )
-                    for a, b, d in product(splits_m, splits_p, splits_s)
+                    for a, b, d in product(sm, sp, ss)
                 ]
             )
     elif n_melds or (pair := THIRTEEN_ORPHANS.get(key, -1)) < 0:
@@ -260,37 +350,29 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     else:
         bits = P.ORPHANS_SHAPE
         decs = (_new_dec((_THIRTEEN, pair, (), ())),)
-    suits |= suit_m | suit_p | suit_s
-    simples = simple_m or simple_p or simple_s
-    n_exposed = n_ckongs = n_kongs = n_chows = n_pungs = 0
+    tile_facts = gm[2] | gp[2] | gs[2] | gh[3]
+    counts = 0
     for m in melds:
-        t = m.tile
         kind = m.kind
         if kind is _CHOW:
-            n_chows += 1
-            n_exposed += 1
-            suits |= _SUIT_BIT[t]
-            simples = True
-            continue
-        n_pungs += 1
-        if kind is _PUNG:
-            n_exposed += 1
+            f = _CHOW_FACTS[m.tile]
+        elif kind is _PUNG:
+            f = _PUNG_FACTS[m.tile]
+        elif kind is _CONCEALED_KONG:
+            f = _CKONG_FACTS[m.tile]
         else:
-            n_kongs += 1
-            if kind is _CONCEALED_KONG:
-                n_ckongs += 1
-            else:
-                n_exposed += 1
-        if t >= EAST:
-            suits |= 8
-            if t >= RED:
-                dragons += 1
-            else:
-                winds |= 1 << t - EAST
-        else:
-            suits |= _SUIT_BIT[t]
-            if _SIMPLE[t]:
-                simples = True
+            f = _KONG_FACTS[m.tile]
+        tile_facts |= f[0]
+        counts += f[1]
+    seat = ctx.seat_wind
+    tkey = tile_facts | (pair + 1) << 12 | seat << 18 | ctx.prevailing_wind << 21
+    tb = _TILE_BITS.get(tkey)
+    if tb is None:
+        tb = _TILE_BITS[tkey] = _tile_bits(tile_facts, pair, seat, ctx.prevailing_wind)
+    mb = _MELD_BITS.get(counts)
+    if mb is None:
+        mb = _MELD_BITS[counts] = _meld_bits(counts)
+    bits |= tb | mb
     source = ctx.source
     self_drawn = source is _SELF_DRAW
     if self_drawn:
@@ -298,94 +380,62 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
         chain = ctx.kong_replacement_chain
         if chain >= 1:
             bits |= P.KONG_REPLACEMENT if chain == 1 else P.KONG_REPLACEMENT | P.CONSECUTIVE_KONGS
+        if r.waits and _single_wait(ctx, key):
+            bits |= P.SINGLE_WAIT
     elif source is _ROBBED_KONG:
         bits |= P.NOT_SELF_DRAWN | P.ROBBED
     else:
         bits |= P.NOT_SELF_DRAWN | P.DISCARD
-    if not n_exposed:
-        bits |= P.NO_EXPOSED
-    elif n_exposed == 4:
-        bits |= P.FOUR_EXPOSED
-    if suits & 8:
-        bits |= P.HONOURS
-        if dragons:
-            bits |= P.DRAGON_PUNG
-        if winds:
-            bits |= P.WIND_PUNG
-            if winds >> ctx.seat_wind & 1:
-                bits |= P.SEAT_WIND_PUNG
-            if winds >> ctx.prevailing_wind & 1:
-                bits |= P.PREVAILING_WIND_PUNG
-        if pair >= EAST:
-            if pair >= RED:
-                bits |= P.PAIR_DRAGON
-            else:
-                bits |= P.PAIR_WIND
-                if pair == EAST + ctx.seat_wind:
-                    bits |= P.PAIR_SEAT_WIND
-                if pair == EAST + ctx.prevailing_wind:
-                    bits |= P.PAIR_PREVAILING_WIND
-    elif _ONE_SUIT[suits]:
-        bits |= P.ONE_SUIT
-        if not n_melds and (nine_m, nine_p, nine_s)[suits >> 1]:
+    if bits & P.ONE_SUIT and not n_melds:
+        suit = (tile_facts & 7) >> 1  # 1, 2, 4 -> 0, 1, 2
+        if (gm, gp, gs)[suit][3]:
             bits |= P.NINE_GATES
-            if (key - WEIGHT[win]) >> 36 * (suits >> 1) & FIELD == PURE_NINE_GATES:
+            if (key - WEIGHT[win]) >> 36 * suit & FIELD == PURE_NINE_GATES:
                 bits |= P.PURE_NINE_GATES
-    if not simples:
-        bits |= P.NO_SIMPLES
-    if n_kongs:
-        bits |= P.KONG
     if ctx.last_tile:
         bits |= P.LAST_TILE
     if ctx.heavenly:
         bits |= P.HEAVENLY
     if ctx.earthly:
         bits |= P.EARTHLY
-    if not n_melds:
-        bits |= P.NO_MELDS | P.NO_CHOW_MELD | P.NO_PUNG_MELD
-    else:
-        if not n_chows:
-            bits |= P.NO_CHOW_MELD
-        if not n_pungs:
-            bits |= P.NO_PUNG_MELD
-    if ctx.flowers:
-        bits |= P.FLOWERS
-        seat_flowers, in_sets, flower_sets = _flower_facts(ctx) if r.flowers else (0, 0, 0)
-    else:
+    flowers = ctx.flowers
+    if not flowers:
         bits |= P.NO_FLOWERS
-        seat_flowers = in_sets = flower_sets = 0
-    if self_drawn and r.waits and _single_wait(ctx, key):
-        bits |= P.SINGLE_WAIT
-    facts = (
-        bits,
-        suits,
-        n_exposed,
-        n_ckongs,
-        n_kongs,
-        self_drawn,
-        dragons,
-        _POPCOUNT[winds],
-        seat_flowers,
-        in_sets,
-        flower_sets,
+    elif r.flowers:
+        fkey = (flowers, seat)
+        fb = _FLOWER_BITS.get(fkey)
+        if fb is None:
+            fb = _flower_bits(flowers, seat)
+            if len(_FLOWER_BITS) < 1 << 14:
+                _FLOWER_BITS[fkey] = fb
+        bits |= fb
+    else:
+        bits |= P.FLOWERS
+    return _new_prepared(
+        (
+            bits & r.mask,
+            decs,
+            counts >> 4 & 15,
+            counts >> 8 & 15,
+            counts >> 16 & 15,
+            not self_drawn,
+            win,
+        )
     )
-    return _new_prepared((facts, decs, n_chows, n_pungs, n_ckongs, not self_drawn, win))
 
 
-_new_prepared = partial(tuple.__new__, _Prepared)
-
-
-def _split(p: _Prepared, dec: Decomposition) -> tuple[int, int, int]:
-    """The SplitFacts fields of one decomposition."""
+def _split(p: _Prepared, dec: Decomposition) -> int:
+    """The SplitFacts of one decomposition, as bits."""
     pungs = dec[3]
-    concealed_pungs = len(pungs) + p[4]
+    four_pungs = p[3] + len(pungs) == 4
+    bits = _FOUR_CHOWS if p[2] + len(dec[2]) == 4 else _FOUR_PUNGS if four_pungs else 0
     # The set a winning discard completes is not concealed (§0), unless the tile can sit in
     # a chow of this split instead, which is the reading that scores best.
-    if p[5]:
+    if four_pungs and len(pungs) + p[4] == 4:
         win = p[6]
-        if win in pungs and not any([c <= win <= c + 2 for c in dec[2]]):
-            concealed_pungs -= 1
-    return (p[2] + len(dec[2]), p[3] + len(pungs), concealed_pungs)
+        if not (p[5] and win in pungs and not any([c <= win <= c + 2 for c in dec[2]])):
+            bits |= _FOUR_CONCEALED
+    return bits
 
 
 # ------------------------------------------------------------------ scoring facts
@@ -412,11 +462,27 @@ def _hits(r: _Resolved, h: HandFacts, s: SplitFacts) -> _Hits:
     return tuple(out)
 
 
-def _score_facts(r: _Resolved, facts: _FactsKey, split: tuple[int, int, int]) -> _Scored:
-    """Score a split from its facts (the pattern functions run here, once per facts)."""
+def _unpack(r: _Resolved, key: int) -> tuple[HandFacts, SplitFacts]:
+    """The facts a split's packed facts stand for."""
+    h = HandFacts(
+        r.opts,
+        r.table,
+        key & _BITS,
+        key >> _DRAGONS_AT & 3,
+        key >> _WINDS_AT & 7,
+        key >> _SEAT_FLOWERS_AT & 15,
+        key >> _IN_SETS_AT & 15,
+        key >> _FLOWER_SETS_AT & 15,
+    )
+    s = SplitFacts(bool(key & _FOUR_CHOWS), bool(key & _FOUR_PUNGS), bool(key & _FOUR_CONCEALED))
+    return h, s
+
+
+def _score_facts(r: _Resolved, key: int) -> _Scored:
+    """Score a split from its packed facts (the pattern functions run here, once per facts)."""
     opts = r.opts
-    h = HandFacts(opts, r.table, *facts)  # type: ignore[arg-type]
-    hits = _hits(r, h, SplitFacts(*split))
+    h, s = _unpack(r, key)
+    hits = _hits(r, h, s)
     raw = 0
     bonus = 0
     for rid, _n, fan in hits:
@@ -439,14 +505,16 @@ def _score_facts(r: _Resolved, facts: _FactsKey, split: tuple[int, int, int]) ->
 
 
 def _scored(r: _Resolved, p: _Prepared, dec: Decomposition) -> _Scored:
-    split = _split(p, dec)
-    key = (p[0], split)
+    key = p[0] | _split(p, dec)
     hit = r.scores.get(key)
-    if hit is None:
-        hit = _score_facts(r, p[0], split)
-        if len(r.scores) >= _MAX_SCORES:
-            r.scores.clear()
-        r.scores[key] = hit
+    return hit if hit is not None else _new_scored(r, key)
+
+
+def _new_scored(r: _Resolved, key: int) -> _Scored:
+    hit = _score_facts(r, key)
+    if len(r.scores) >= _MAX_SCORES:
+        r.scores.clear()
+    r.scores[key] = hit
     return hit
 
 
@@ -467,7 +535,11 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     decs = p[1]
     if len(decs) == 1:
         dec = decs[0]
-        return _new_score(_scored(r, p, dec)[0] + (dec[0], dec))
+        key = p[0] | _split(p, dec)
+        hit = r.scores.get(key)
+        if hit is None:
+            hit = _new_scored(r, key)
+        return _new_score(hit[0] + (dec[0], dec))
     best: tuple[object, ...] | None = None
     for dec in decs:
         fields, rank = _scored(r, p, dec)

@@ -30,6 +30,12 @@ BAD = 9
 #: Packed key of a thirteen-orphans hand -> its doubled tile.
 THIRTEEN_ORPHANS: dict[int, int] = {sum(WEIGHT[t] for t in ORPHANS) + WEIGHT[x]: x for x in ORPHANS}
 _EMPTY: tuple[SuitSplit, ...] = ((-1, (), ()),)
+# Tile facts of a group, OR-ed over the groups and the declared sets of a hand: bit s when
+# suit s (3: honours) has a tile, and the bits below.
+TILE_SIMPLES = 1 << 4  # a suit tile of rank 2-8
+DRAGONS_AT = 5  # bit DRAGONS_AT + i: dragon RED + i held three or four times
+WINDS_AT = 8  # bit WINDS_AT + i: wind EAST + i held three or four times
+
 #: The field of 1112345678999 (nine gates before its last tile).
 PURE_NINE_GATES = sum(n << 4 * r for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)))
 
@@ -39,8 +45,7 @@ class SuitGroup(NamedTuple):
 
     pairs: int  # 0, 1 or BAD
     splits: tuple[SuitSplit, ...]
-    suit: int  # 1 << suit when the suit has a tile, else 0 (HandFacts.suits)
-    simples: bool  # some tile of rank 2-8
+    facts: int  # tile facts: its suit bit if it has a tile, TILE_SIMPLES
     nine_gates: bool  # 1112345678999 plus one more
 
 
@@ -50,9 +55,7 @@ class HonourGroup(NamedTuple):
     pairs: int  # 0, 1 or BAD
     pair: int  # the pair tile, or -1
     pungs: tuple[int, ...]
-    suit: int  # 8 when some honour is held, else 0
-    dragon_pungs: int  # dragons held 3 or 4 times
-    wind_pungs: int  # bit i: wind EAST + i held 3 or 4 times
+    facts: int  # tile facts: bit 3 if it has a tile, its dragon and wind pungs
 
 
 def unpack(field: int, n: int) -> list[int]:
@@ -83,7 +86,8 @@ def suit_group(suit: int, field: int) -> SuitGroup:
         splits = _suit_splits_at(9 * suit, suit_key(c), r == 2)
         pairs = (r == 2) if splits else BAD
     nine = c[0] >= 3 and c[8] >= 3 and all(c[1:8])
-    g = SuitGroup(int(pairs), splits, (1 << suit) if n else 0, any(c[1:8]), nine)
+    facts = ((1 << suit) if n else 0) | (TILE_SIMPLES if any(c[1:8]) else 0)
+    g = SuitGroup(int(pairs), splits, facts, nine)
     if len(table) < 1 << 16:
         table[field] = g
     return g
@@ -96,10 +100,11 @@ def honour_group(field: int) -> HonourGroup:
         return g
     c = unpack(field, 7)
     ok, pair, pungs = _honours(tuple(c))
-    dragons = sum(n >= 3 for n in c[RED - EAST :])
-    winds = sum(1 << i for i in range(4) if c[i] >= 3)
-    pairs = BAD if not ok else int(pair >= 0)
-    g = HonourGroup(pairs, pair, pungs, 8 if any(c) else 0, dragons, winds)
+    facts = 8 if any(c) else 0
+    for i, n in enumerate(c):
+        if n >= 3:
+            facts |= 1 << (WINDS_AT + i if i < RED - EAST else DRAGONS_AT + i - (RED - EAST))
+    g = HonourGroup(BAD if not ok else int(pair >= 0), pair, pungs, facts)
     if len(HONOUR_GROUPS) < 1 << 16:
         HONOUR_GROUPS[field] = g
     return g
