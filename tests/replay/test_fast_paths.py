@@ -79,8 +79,8 @@ def _facts(n: int, seed: int) -> list[tuple[HandFacts, SplitFacts]]:
             r = _resolve(opts)
             prepared = _prepare(ctx, r)
             assert prepared is not None
-            for dec in prepared.decompositions:
-                out.append(_unpack(r, prepared.facts | _split(prepared, dec)))
+            for dec in prepared[1]:
+                out.append(_unpack(r, prepared[0] | _split(prepared, dec)))
     return out
 
 

@@ -50,6 +50,7 @@ from mjaudit.parts.replay.rulesets.mahjong.packed import (
     TILE_SIMPLES,
     WEIGHT,
     WINDS_AT,
+    SuitGroup,
     honour_group,
     suit_group,
     waits,
@@ -104,6 +105,9 @@ _Scored = tuple[tuple[object, ...], tuple[int, tuple[tuple[str, int], ...]]]
 
 
 class _Resolved(NamedTuple):
+    """A table resolved for one options object (_prepare reads fields 5-7 by index: a
+    NamedTuple field by name costs a descriptor call)."""
+
     opts: HKOptions
     table: FanTable
     rows: tuple[_ResolvedRow, ...]  # value > 0 only
@@ -282,20 +286,32 @@ def _single_wait(ctx: WinContext, key: int) -> bool:
     return found == 1 << ctx.win_tile
 
 
-class _Prepared(NamedTuple):
-    facts: int  # the hand's facts, packed (HandFacts after (opts, table))
-    decompositions: tuple[Decomposition, ...]
-    n_meld_chows: int
-    n_meld_pungs: int
-    n_concealed_kongs: int
-    discard_win: bool  # not self-drawn (a discard or a robbed kong)
-    win_tile: int
+# What _prepare finds (a plain tuple, built in one instruction): the hand's packed facts
+# (HandFacts after opts and table), its decompositions, and what _split needs: declared
+# chows, declared pungs and kongs, concealed kongs, won on a discard (or robbed kong), the
+# winning tile.
+_Prepared = tuple[int, tuple[Decomposition, ...], int, int, int, bool, int]
 
 
 # NamedTuples built from one tuple in C (their generated __new__ is a Python call).
 _new_dec = partial(tuple.__new__, Decomposition)
 _new_score = partial(tuple.__new__, HandScore)
-_new_prepared = partial(tuple.__new__, _Prepared)
+
+
+# The facts bits _prepare sets, as globals (one lookup each, not two).
+_SELF_DRAWN, _NOT_SELF_DRAWN, _ROBBED, _DISCARD = (
+    P.SELF_DRAWN,
+    P.NOT_SELF_DRAWN,
+    P.ROBBED,
+    P.DISCARD,
+)
+_KONG_REPLACEMENT, _CONSECUTIVE_KONGS, _SINGLE_WAIT = (
+    P.KONG_REPLACEMENT,
+    P.CONSECUTIVE_KONGS,
+    P.SINGLE_WAIT,
+)
+_LAST_TILE, _HEAVENLY, _EARTHLY = P.LAST_TILE, P.HEAVENLY, P.EARTHLY
+_FLOWERS, _NO_FLOWERS, _ONE_SUIT, _ORPHANS = P.FLOWERS, P.NO_FLOWERS, P.ONE_SUIT, P.ORPHANS_SHAPE
 
 
 def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
@@ -325,7 +341,7 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
                 _new_dec(
                     (
                         _STANDARD,
-                        max(pair, a[0], b[0], d[0]),
+                        pair if pair >= 0 else a[0] if a[0] >= 0 else b[0] if b[0] >= 0 else d[0],
                         a[1] + b[1] + d[1],
                         a[2] + b[2] + d[2] + gh[2],
                     )
@@ -348,7 +364,7 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     elif n_melds or (pair := THIRTEEN_ORPHANS.get(key, -1)) < 0:
         return None
     else:
-        bits = P.ORPHANS_SHAPE
+        bits = _ORPHANS
         decs = (_new_dec((_THIRTEEN, pair, (), ())),)
     tile_facts = gm[2] | gp[2] | gs[2] | gh[3]
     counts = 0
@@ -374,34 +390,29 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
         mb = _MELD_BITS[counts] = _meld_bits(counts)
     bits |= tb | mb
     source = ctx.source
-    self_drawn = source is _SELF_DRAW
-    if self_drawn:
-        bits |= P.SELF_DRAWN
+    if source is _SELF_DRAW:
+        bits |= _SELF_DRAWN
         chain = ctx.kong_replacement_chain
         if chain >= 1:
-            bits |= P.KONG_REPLACEMENT if chain == 1 else P.KONG_REPLACEMENT | P.CONSECUTIVE_KONGS
-        if r.waits and _single_wait(ctx, key):
-            bits |= P.SINGLE_WAIT
+            bits |= _KONG_REPLACEMENT if chain == 1 else _KONG_REPLACEMENT | _CONSECUTIVE_KONGS
+        if r[5] and _single_wait(ctx, key):  # the table scores single_wait
+            bits |= _SINGLE_WAIT
     elif source is _ROBBED_KONG:
-        bits |= P.NOT_SELF_DRAWN | P.ROBBED
+        bits |= _NOT_SELF_DRAWN | _ROBBED
     else:
-        bits |= P.NOT_SELF_DRAWN | P.DISCARD
-    if bits & P.ONE_SUIT and not n_melds:
-        suit = (tile_facts & 7) >> 1  # 1, 2, 4 -> 0, 1, 2
-        if (gm, gp, gs)[suit][3]:
-            bits |= P.NINE_GATES
-            if (key - WEIGHT[win]) >> 36 * suit & FIELD == PURE_NINE_GATES:
-                bits |= P.PURE_NINE_GATES
+        bits |= _NOT_SELF_DRAWN | _DISCARD
+    if bits & _ONE_SUIT and not n_melds:
+        bits |= _nine_gates(key - WEIGHT[win], (gm, gp, gs)[(tile_facts & 7) >> 1])
     if ctx.last_tile:
-        bits |= P.LAST_TILE
+        bits |= _LAST_TILE
     if ctx.heavenly:
-        bits |= P.HEAVENLY
+        bits |= _HEAVENLY
     if ctx.earthly:
-        bits |= P.EARTHLY
+        bits |= _EARTHLY
     flowers = ctx.flowers
     if not flowers:
-        bits |= P.NO_FLOWERS
-    elif r.flowers:
+        bits |= _NO_FLOWERS
+    elif r[6]:  # the table scores seat flowers or flower sets
         fkey = (flowers, seat)
         fb = _FLOWER_BITS.get(fkey)
         if fb is None:
@@ -410,18 +421,27 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
                 _FLOWER_BITS[fkey] = fb
         bits |= fb
     else:
-        bits |= P.FLOWERS
-    return _new_prepared(
-        (
-            bits & r.mask,
-            decs,
-            counts >> 4 & 15,
-            counts >> 8 & 15,
-            counts >> 16 & 15,
-            not self_drawn,
-            win,
-        )
+        bits |= _FLOWERS
+    return (
+        bits & r[7],  # the bits the table reads
+        decs,
+        counts >> 4 & 15,
+        counts >> 8 & 15,
+        counts >> 16 & 15,
+        source is not _SELF_DRAW,
+        win,
     )
+
+
+def _nine_gates(before: int, group: SuitGroup) -> int:
+    """NINE_GATES (and PURE_NINE_GATES) of a hand of one suit, ``group``, with nothing
+    declared; ``before``: the packed hand without its winning tile."""
+    if not group.nine_gates:
+        return 0
+    suit = (group.facts & 7) >> 1  # 1, 2, 4 -> 0, 1, 2
+    if before >> 36 * suit & FIELD == PURE_NINE_GATES:
+        return P.NINE_GATES | P.PURE_NINE_GATES
+    return P.NINE_GATES
 
 
 def _split(p: _Prepared, dec: Decomposition) -> int:
@@ -528,7 +548,8 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     broken by the pattern list, then by the decomposition, so equal hands always report
     the same patterns whatever order the splits were found in.
     """
-    r = _resolve(opts)
+    hit = _RESOLVED.get(id(opts))
+    r = hit[1] if hit is not None and hit[0] is opts else _resolve(opts)
     p = _prepare(ctx, r)
     if p is None:
         return None
@@ -558,7 +579,7 @@ def evaluate_all(ctx: WinContext, opts: HKOptions) -> tuple[HandScore, ...]:
     if p is None:
         return ()
     ranked = sorted(
-        ((_scored(r, p, d), d) for d in p.decompositions),
+        ((_scored(r, p, d), d) for d in p[1]),
         key=lambda sd: (sd[0][1], (sd[1].pair, sd[1].chows, sd[1].pungs)),
     )
     return tuple(_new_score(s[0] + (d.structure, d)) for s, d in ranked)
