@@ -51,8 +51,7 @@ from mjaudit.parts.replay.rulesets.mahjong.packed import (
     WEIGHT,
     WINDS_AT,
     SuitGroup,
-    honour_group,
-    suit_group,
+    Table,
     waits,
 )
 
@@ -116,11 +115,15 @@ class _Resolved(NamedTuple):
     waits: bool  # the table scores single_wait, so the waits are computed
     flowers: bool  # the table scores seat_flower or flower_set, so their facts are
     mask: int  # the facts bits its rows read (READS), and the count fields
-    scores: dict[int, _Scored]  # packed facts of a split -> its score; filled as seen
+    scores: Table[int, _Scored]  # packed facts of a split -> its score; built as seen
 
 
 _RESOLVED: dict[int, tuple[HKOptions, _Resolved]] = {}
-_MAX_SCORES = 1 << 16  # distinct facts per table kept (a few hundred in practice)
+_MAX_SCORES = 1 << 16  # distinct facts per table kept (a few thousand in practice)
+
+
+def _unbuilt(key: int) -> _Scored:
+    raise AssertionError("_resolve sets the builder")
 
 
 def _resolve(opts: HKOptions) -> _Resolved:
@@ -150,8 +153,9 @@ def _resolve(opts: HKOptions) -> _Resolved:
         "single_wait" in ids,
         bool(ids & {"seat_flower", "flower_set"}),
         reduce(or_, (READS[i] for i in ids), P.ORPHANS_SHAPE | _COUNTS),
-        {},
+        Table(_unbuilt, _MAX_SCORES),
     )
+    resolved.scores.build = partial(_score_facts, resolved)
     if len(_RESOLVED) > 256:
         _RESOLVED.clear()
     _RESOLVED[id(opts)] = (opts, resolved)
@@ -205,12 +209,17 @@ def _meld_bits(counts: int) -> int:
     return bits
 
 
-_MELD_BITS: dict[int, int] = {}
+_MELD_BITS: Table[int, int] = Table(_meld_bits)
 
 
-def _tile_bits(facts: int, pair: int, seat: int, prevailing: int) -> int:
-    """The facts bits and counts that the tiles give: OR-ed tile facts of every group and
-    set, the pair's tile if an honour (else -1), and the seat and prevailing winds."""
+def _tile_bits(key: int) -> int:
+    """The facts bits and counts that the tiles give, from ``key``: OR-ed tile facts of
+    every group and set (bits 0-11), the pair's tile + 1 (bits 12-17; 0: a suit pair),
+    the seat wind (18-20) and the prevailing wind (21-23), both 0..3."""
+    facts = key & 0xFFF
+    pair = (key >> 12 & 63) - 1
+    seat = key >> 18 & 7
+    prevailing = key >> 21
     suits = facts & 15
     simples = facts & TILE_SIMPLES
     dragons = facts >> DRAGONS_AT & 7
@@ -245,8 +254,7 @@ def _tile_bits(facts: int, pair: int, seat: int, prevailing: int) -> int:
     return bits | n_dragons << _DRAGONS_AT | n_winds << _WINDS_AT
 
 
-# (tile facts, pair, seat, prevailing) packed -> _tile_bits; filled as seen (a few hundred)
-_TILE_BITS: dict[int, int] = {}
+_TILE_BITS: Table[int, int] = Table(_tile_bits)  # filled as seen (a few hundred)
 
 
 def _flower_bits(flowers: tuple[int, ...], seat_wind: int) -> int:
@@ -289,8 +297,8 @@ def _single_wait(ctx: WinContext, key: int) -> bool:
 # What _prepare finds (a plain tuple, built in one instruction): the hand's packed facts
 # (HandFacts after opts and table), its decompositions, and what _split needs: declared
 # chows, declared pungs and kongs, concealed kongs, won on a discard (or robbed kong), the
-# winning tile.
-_Prepared = tuple[int, tuple[Decomposition, ...], int, int, int, bool, int]
+# winning tile; then, for a hand of one decomposition, its packed facts with the split's.
+_Prepared = tuple[int, tuple[Decomposition, ...], int, int, int, bool, int, int]
 
 
 # NamedTuples built from one tuple in C (their generated __new__ is a Python call).
@@ -323,14 +331,10 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     n_melds = len(melds)
     if len(concealed) != 13 - 3 * n_melds:
         return None
-    field = key & FIELD
-    gm = _M_GROUPS.get(field) or suit_group(0, field)
-    field = key >> 36 & FIELD
-    gp = _P_GROUPS.get(field) or suit_group(1, field)
-    field = key >> 72 & FIELD
-    gs = _S_GROUPS.get(field) or suit_group(2, field)
-    field = key >> HONOUR_SHIFT
-    gh = HONOUR_GROUPS.get(field) or honour_group(field)
+    gm = _M_GROUPS[key & FIELD]
+    gp = _P_GROUPS[key >> 36 & FIELD]
+    gs = _S_GROUPS[key >> 72 & FIELD]
+    gh = HONOUR_GROUPS[key >> HONOUR_SHIFT]
     if gm[0] + gp[0] + gs[0] + gh[0] == 1:
         bits = 0
         pair = gh[1]
@@ -381,14 +385,10 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
         tile_facts |= f[0]
         counts += f[1]
     seat = ctx.seat_wind
-    tkey = tile_facts | (pair + 1) << 12 | seat << 18 | ctx.prevailing_wind << 21
-    tb = _TILE_BITS.get(tkey)
-    if tb is None:
-        tb = _TILE_BITS[tkey] = _tile_bits(tile_facts, pair, seat, ctx.prevailing_wind)
-    mb = _MELD_BITS.get(counts)
-    if mb is None:
-        mb = _MELD_BITS[counts] = _meld_bits(counts)
-    bits |= tb | mb
+    bits |= (
+        _TILE_BITS[tile_facts | (pair + 1) << 12 | seat << 18 | ctx.prevailing_wind << 21]
+        | _MELD_BITS[counts]
+    )
     source = ctx.source
     if source is _SELF_DRAW:
         bits |= _SELF_DRAWN
@@ -422,15 +422,21 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
         bits |= fb
     else:
         bits |= _FLOWERS
-    return (
-        bits & r[7],  # the bits the table reads
-        decs,
-        counts >> 4 & 15,
-        counts >> 8 & 15,
-        counts >> 16 & 15,
-        source is not _SELF_DRAW,
-        win,
-    )
+    bits &= r[7]  # the bits the table reads
+    n_chows = counts >> 4 & 15
+    n_pungs = counts >> 8 & 15
+    n_ckongs = counts >> 16 & 15
+    discard = source is not _SELF_DRAW
+    if len(decs) != 1:
+        return (bits, decs, n_chows, n_pungs, n_ckongs, discard, win, -1)
+    dec = decs[0]
+    if n_chows + len(dec[2]) == 4:
+        split = _FOUR_CHOWS
+    elif n_pungs + len(dec[3]) == 4:
+        split = _four_pungs(dec, n_ckongs, discard, win)
+    else:
+        split = 0
+    return (bits, decs, n_chows, n_pungs, n_ckongs, discard, win, bits | split)
 
 
 def _nine_gates(before: int, group: SuitGroup) -> int:
@@ -446,16 +452,23 @@ def _nine_gates(before: int, group: SuitGroup) -> int:
 
 def _split(p: _Prepared, dec: Decomposition) -> int:
     """The SplitFacts of one decomposition, as bits."""
+    if p[2] + len(dec[2]) == 4:
+        return _FOUR_CHOWS
+    if p[3] + len(dec[3]) == 4:
+        return _four_pungs(dec, p[4], p[5], p[6])
+    return 0
+
+
+def _four_pungs(dec: Decomposition, n_ckongs: int, discard: bool, win: int) -> int:
+    """The split bits of a split of four pungs (or kongs), declared ones included."""
     pungs = dec[3]
-    four_pungs = p[3] + len(pungs) == 4
-    bits = _FOUR_CHOWS if p[2] + len(dec[2]) == 4 else _FOUR_PUNGS if four_pungs else 0
+    if len(pungs) + n_ckongs < 4:
+        return _FOUR_PUNGS
     # The set a winning discard completes is not concealed (§0), unless the tile can sit in
     # a chow of this split instead, which is the reading that scores best.
-    if four_pungs and len(pungs) + p[4] == 4:
-        win = p[6]
-        if not (p[5] and win in pungs and not any([c <= win <= c + 2 for c in dec[2]])):
-            bits |= _FOUR_CONCEALED
-    return bits
+    if discard and win in pungs and not any([c <= win <= c + 2 for c in dec[2]]):
+        return _FOUR_PUNGS
+    return _FOUR_PUNGS | _FOUR_CONCEALED
 
 
 # ------------------------------------------------------------------ scoring facts
@@ -525,17 +538,7 @@ def _score_facts(r: _Resolved, key: int) -> _Scored:
 
 
 def _scored(r: _Resolved, p: _Prepared, dec: Decomposition) -> _Scored:
-    key = p[0] | _split(p, dec)
-    hit = r.scores.get(key)
-    return hit if hit is not None else _new_scored(r, key)
-
-
-def _new_scored(r: _Resolved, key: int) -> _Scored:
-    hit = _score_facts(r, key)
-    if len(r.scores) >= _MAX_SCORES:
-        r.scores.clear()
-    r.scores[key] = hit
-    return hit
+    return r.scores[p[0] | _split(p, dec)]
 
 
 # ------------------------------------------------------------------ evaluation
@@ -556,11 +559,7 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     decs = p[1]
     if len(decs) == 1:
         dec = decs[0]
-        key = p[0] | _split(p, dec)
-        hit = r.scores.get(key)
-        if hit is None:
-            hit = _new_scored(r, key)
-        return _new_score(hit[0] + (dec[0], dec))
+        return _new_score(r[8][p[7]][0] + (dec[0], dec))
     best: tuple[object, ...] | None = None
     for dec in decs:
         fields, rank = _scored(r, p, dec)

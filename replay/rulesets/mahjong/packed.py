@@ -10,7 +10,9 @@ Each count must stay below 16: callers check the hand's size (at most 14 tiles) 
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple, TypeVar
 
 from mjaudit.parts.replay.rulesets.mahjong.counts import EAST, N_KINDS, ORPHANS, RED
 from mjaudit.parts.replay.rulesets.mahjong.decompose import (
@@ -63,18 +65,28 @@ def unpack(field: int, n: int) -> list[int]:
     return [field >> 4 * i & 15 for i in range(n)]
 
 
-#: Per suit: field -> its entry, and honour field -> its entry, as far as built (read them
-#: directly on a hot path; :func:`suit_group` / :func:`honour_group` build what is missing).
-SUIT_GROUPS: tuple[dict[int, SuitGroup], ...] = ({}, {}, {})
-HONOUR_GROUPS: dict[int, HonourGroup] = {}
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-def suit_group(suit: int, field: int) -> SuitGroup:
-    """The table entry of suit ``suit`` (0 m, 1 p, 2 s) holding ``field``; built once."""
-    table = SUIT_GROUPS[suit]
-    g = table.get(field)
-    if g is not None:
-        return g
+class Table(dict[K, V]):
+    """A dict that builds a missing entry with ``build`` (and keeps it while it holds fewer
+    than ``size``): ``table[key]`` costs one lookup on a hot path, no ``.get`` call and no
+    test of its result."""
+
+    def __init__(self, build: Callable[[K], V], size: int = 1 << 16) -> None:
+        super().__init__()
+        self.build = build
+        self.size = size
+
+    def __missing__(self, key: K) -> V:
+        value = self.build(key)
+        if len(self) < self.size:
+            self[key] = value
+        return value
+
+
+def _suit_entry(suit: int, field: int) -> SuitGroup:
     c = unpack(field, 9)
     n = sum(c)
     r = n % 3
@@ -87,27 +99,35 @@ def suit_group(suit: int, field: int) -> SuitGroup:
         pairs = (r == 2) if splits else BAD
     nine = c[0] >= 3 and c[8] >= 3 and all(c[1:8])
     facts = ((1 << suit) if n else 0) | (TILE_SIMPLES if any(c[1:8]) else 0)
-    g = SuitGroup(int(pairs), splits, facts, nine)
-    if len(table) < 1 << 16:
-        table[field] = g
-    return g
+    return SuitGroup(int(pairs), splits, facts, nine)
 
 
-def honour_group(field: int) -> HonourGroup:
-    """The table entry of the honour counts ``field``; built once."""
-    g = HONOUR_GROUPS.get(field)
-    if g is not None:
-        return g
+def _honour_entry(field: int) -> HonourGroup:
     c = unpack(field, 7)
     ok, pair, pungs = _honours(tuple(c))
     facts = 8 if any(c) else 0
     for i, n in enumerate(c):
         if n >= 3:
             facts |= 1 << (WINDS_AT + i if i < RED - EAST else DRAGONS_AT + i - (RED - EAST))
-    g = HonourGroup(BAD if not ok else int(pair >= 0), pair, pungs, facts)
-    if len(HONOUR_GROUPS) < 1 << 16:
-        HONOUR_GROUPS[field] = g
-    return g
+    return HonourGroup(BAD if not ok else int(pair >= 0), pair, pungs, facts)
+
+
+#: Per suit (0 m, 1 p, 2 s): its field -> its entry; and the honour field -> its entry.
+#: Built on first sight of each shape.
+SUIT_GROUPS: tuple[Table[int, SuitGroup], ...] = tuple(
+    Table(partial(_suit_entry, suit)) for suit in range(3)
+)
+HONOUR_GROUPS: Table[int, HonourGroup] = Table(_honour_entry)
+
+
+def suit_group(suit: int, field: int) -> SuitGroup:
+    """The table entry of suit ``suit`` (0 m, 1 p, 2 s) holding ``field``."""
+    return SUIT_GROUPS[suit][field]
+
+
+def honour_group(field: int) -> HonourGroup:
+    """The table entry of the honour counts ``field``."""
+    return HONOUR_GROUPS[field]
 
 
 _COMPLETIONS: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
