@@ -44,6 +44,7 @@ from mjaudit.parts.replay.rulesets.mahjong.packed import (
     FIELD,
     HONOUR_GROUPS,
     HONOUR_SHIFT,
+    MANY,
     PURE_NINE_GATES,
     SUIT_GROUPS,
     THIRTEEN_ORPHANS,
@@ -295,10 +296,11 @@ def _single_wait(ctx: WinContext, key: int) -> bool:
 
 
 # What _prepare finds (a plain tuple, built in one instruction): the hand's packed facts
-# (HandFacts after opts and table), its decompositions, and what _split needs: declared
-# chows, declared pungs and kongs, concealed kongs, won on a discard (or robbed kong), the
-# winning tile; then, for a hand of one decomposition, its packed facts with the split's.
-_Prepared = tuple[int, tuple[Decomposition, ...], int, int, int, bool, int, int]
+# (HandFacts after opts and table), its decompositions, and what _split needs: the packed
+# counts of the declared sets (_EXPOSED, ...), won on a discard (or robbed kong), the
+# winning tile; then, for a hand of one decomposition, its packed facts with the split's
+# (else -1).
+_Prepared = tuple[int, tuple[Decomposition, ...], int, bool, int, int]
 
 
 # NamedTuples built from one tuple in C (their generated __new__ is a Python call).
@@ -335,36 +337,37 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     gp = _P_GROUPS[key >> 36 & FIELD]
     gs = _S_GROUPS[key >> 72 & FIELD]
     gh = HONOUR_GROUPS[key >> HONOUR_SHIFT]
-    if gm[0] + gp[0] + gs[0] + gh[0] == 1:
+    code = gm[0] + gp[0] + gs[0] + gh[0]
+    if code == 1:  # one decomposition
         bits = 0
         pair = gh[1]
-        sm, sp, ss = gm[1], gp[1], gs[1]
-        if len(sm) == 1 and len(sp) == 1 and len(ss) == 1:
-            (a,), (b,), (d,) = sm, sp, ss
-            decs: tuple[Decomposition, ...] = (
+        (a,), (b,), (d,) = gm[1], gp[1], gs[1]
+        decs: tuple[Decomposition, ...] = (
+            _new_dec(
+                (
+                    _STANDARD,
+                    pair if pair >= 0 else a[0] if a[0] >= 0 else b[0] if b[0] >= 0 else d[0],
+                    a[1] + b[1] + d[1],
+                    a[2] + b[2] + d[2] + gh[2],
+                )
+            ),
+        )
+    elif code % MANY == 1:
+        bits = 0
+        pair = gh[1]
+        decs = tuple(
+            [
                 _new_dec(
                     (
                         _STANDARD,
-                        pair if pair >= 0 else a[0] if a[0] >= 0 else b[0] if b[0] >= 0 else d[0],
+                        max(pair, a[0], b[0], d[0]),
                         a[1] + b[1] + d[1],
                         a[2] + b[2] + d[2] + gh[2],
                     )
-                ),
-            )
-        else:
-            decs = tuple(
-                [
-                    _new_dec(
-                        (
-                            _STANDARD,
-                            max(pair, a[0], b[0], d[0]),
-                            a[1] + b[1] + d[1],
-                            a[2] + b[2] + d[2] + gh[2],
-                        )
-                    )
-                    for a, b, d in product(sm, sp, ss)
-                ]
-            )
+                )
+                for a, b, d in product(gm[1], gp[1], gs[1])
+            ]
+        )
     elif n_melds or (pair := THIRTEEN_ORPHANS.get(key, -1)) < 0:
         return None
     else:
@@ -423,20 +426,16 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     else:
         bits |= _FLOWERS
     bits &= r[7]  # the bits the table reads
-    n_chows = counts >> 4 & 15
-    n_pungs = counts >> 8 & 15
-    n_ckongs = counts >> 16 & 15
-    discard = source is not _SELF_DRAW
     if len(decs) != 1:
-        return (bits, decs, n_chows, n_pungs, n_ckongs, discard, win, -1)
+        return (bits, decs, counts, source is not _SELF_DRAW, win, -1)
     dec = decs[0]
-    if n_chows + len(dec[2]) == 4:
+    if (counts >> 4 & 15) + len(dec[2]) == 4:
         split = _FOUR_CHOWS
-    elif n_pungs + len(dec[3]) == 4:
-        split = _four_pungs(dec, n_ckongs, discard, win)
+    elif (counts >> 8 & 15) + len(dec[3]) == 4:
+        split = _four_pungs(dec, counts >> 16 & 15, source is not _SELF_DRAW, win)
     else:
         split = 0
-    return (bits, decs, n_chows, n_pungs, n_ckongs, discard, win, bits | split)
+    return (bits, decs, counts, source is not _SELF_DRAW, win, bits | split)
 
 
 def _nine_gates(before: int, group: SuitGroup) -> int:
@@ -452,10 +451,11 @@ def _nine_gates(before: int, group: SuitGroup) -> int:
 
 def _split(p: _Prepared, dec: Decomposition) -> int:
     """The SplitFacts of one decomposition, as bits."""
-    if p[2] + len(dec[2]) == 4:
+    counts = p[2]
+    if (counts >> 4 & 15) + len(dec[2]) == 4:
         return _FOUR_CHOWS
-    if p[3] + len(dec[3]) == 4:
-        return _four_pungs(dec, p[4], p[5], p[6])
+    if (counts >> 8 & 15) + len(dec[3]) == 4:
+        return _four_pungs(dec, counts >> 16 & 15, p[3], p[4])
     return 0
 
 
@@ -559,7 +559,7 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     decs = p[1]
     if len(decs) == 1:
         dec = decs[0]
-        return _new_score(r[8][p[7]][0] + (dec[0], dec))
+        return _new_score(r[8][p[5]][0] + (dec[0], dec))
     best: tuple[object, ...] | None = None
     for dec in decs:
         fields, rank = _scored(r, p, dec)

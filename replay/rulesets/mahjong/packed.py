@@ -29,6 +29,9 @@ HONOUR_SHIFT = 4 * EAST
 #: A group that cannot be split into sets (and at most one pair) counts this many pairs,
 #: so a sum of the four groups' pairs is 1 exactly when the hand is a standard win.
 BAD = 9
+#: Added to a group's ``code`` when it splits more than one way: the sum of the four codes
+#: is 1 for a standard win of one decomposition, and 1 modulo 16 for any standard win.
+MANY = 16
 #: Packed key of a thirteen-orphans hand -> its doubled tile.
 THIRTEEN_ORPHANS: dict[int, int] = {sum(WEIGHT[t] for t in ORPHANS) + WEIGHT[x]: x for x in ORPHANS}
 _EMPTY: tuple[SuitSplit, ...] = ((-1, (), ()),)
@@ -45,19 +48,27 @@ PURE_NINE_GATES = sum(n << 4 * r for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 
 class SuitGroup(NamedTuple):
     """One suit's counts: its splits (with the pair when its size is 2 mod 3)."""
 
-    pairs: int  # 0, 1 or BAD
+    code: int  # its pairs (0, 1 or BAD), + MANY if it has several splits
     splits: tuple[SuitSplit, ...]
     facts: int  # tile facts: its suit bit if it has a tile, TILE_SIMPLES
     nine_gates: bool  # 1112345678999 plus one more
+
+    @property
+    def pairs(self) -> int:
+        return self.code % MANY
 
 
 class HonourGroup(NamedTuple):
     """The seven honour counts: each a pung, the pair or none (honours form no chow)."""
 
-    pairs: int  # 0, 1 or BAD
+    code: int  # its pairs: 0, 1 or BAD (honours split one way at most)
     pair: int  # the pair tile, or -1
     pungs: tuple[int, ...]
     facts: int  # tile facts: bit 3 if it has a tile, its dragon and wind pungs
+
+    @property
+    def pairs(self) -> int:
+        return self.code
 
 
 def unpack(field: int, n: int) -> list[int]:
@@ -99,7 +110,7 @@ def _suit_entry(suit: int, field: int) -> SuitGroup:
         pairs = (r == 2) if splits else BAD
     nine = c[0] >= 3 and c[8] >= 3 and all(c[1:8])
     facts = ((1 << suit) if n else 0) | (TILE_SIMPLES if any(c[1:8]) else 0)
-    return SuitGroup(int(pairs), splits, facts, nine)
+    return SuitGroup(int(pairs) + (MANY if len(splits) > 1 else 0), splits, facts, nine)
 
 
 def _honour_entry(field: int) -> HonourGroup:
