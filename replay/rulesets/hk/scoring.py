@@ -277,6 +277,12 @@ def _flower_bits(flowers: tuple[int, ...], seat_wind: int) -> int:
 _FLOWER_BITS: dict[tuple[tuple[int, ...], int], int] = {}
 
 
+# A declared set's tiles, packed.
+_CHOW_KEY = tuple(sum(WEIGHT[t : t + 3]) for t in range(34))
+_PUNG_KEY = tuple(3 * w for w in WEIGHT)
+_KONG_KEY = tuple(4 * w for w in WEIGHT)
+
+
 def _single_wait(ctx: WinContext, key: int) -> bool:
     """Before the draw (``key`` without the winning tile) only the winning tile's kind
     completed the hand, kinds whose four copies the winner holds (melds too) left out."""
@@ -284,8 +290,8 @@ def _single_wait(ctx: WinContext, key: int) -> bool:
     found = waits(before, len(ctx.melds))
     held = before
     for m in ctx.melds:
-        for t in m.tiles:
-            held += WEIGHT[t]
+        kind = m.kind
+        held += (_CHOW_KEY if kind is _CHOW else _PUNG_KEY if kind is _PUNG else _KONG_KEY)[m.tile]
     rest = found
     while rest:
         low = rest & -rest

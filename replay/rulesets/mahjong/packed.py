@@ -141,16 +141,7 @@ def honour_group(field: int) -> HonourGroup:
     return HONOUR_GROUPS[field]
 
 
-_COMPLETIONS: tuple[dict[int, tuple[int, int]], ...] = ({}, {}, {}, {})
-
-
-def completions(group: int, field: int) -> tuple[int, int]:
-    """Kinds of group ``group`` (0-2 suits, 3 honours; bit i: its i-th kind), held fewer than
-    four times, whose one more copy turns ``field`` into sets only, and into sets and the pair; built once per shape."""
-    table = _COMPLETIONS[group]
-    hit = table.get(field)
-    if hit is not None:
-        return hit
+def _completions_entry(group: int, field: int) -> tuple[int, int]:
     sets = pair = 0
     for i in range(9 if group < 3 else 7):
         if field >> 4 * i & 15 >= 4:
@@ -161,9 +152,20 @@ def completions(group: int, field: int) -> tuple[int, int]:
             sets |= 1 << i
         elif pairs == 1:
             pair |= 1 << i
-    if len(table) < 1 << 16:
-        table[field] = (sets, pair)
     return sets, pair
+
+
+_COMPLETIONS: tuple[Table[int, tuple[int, int]], ...] = tuple(
+    Table(partial(_completions_entry, group)) for group in range(4)
+)
+_NOT_ORPHANS = sum(15 << 4 * t for t in range(N_KINDS) if t not in ORPHANS)
+
+
+def completions(group: int, field: int) -> tuple[int, int]:
+    """Kinds of group ``group`` (0-2 suits, 3 honours; bit i: its i-th kind), held fewer than
+    four times, whose one more copy turns ``field`` into sets only, and into sets and the
+    pair; built once per shape."""
+    return _COMPLETIONS[group][field]
 
 
 def waits(key: int, n_melds: int) -> int:
@@ -174,20 +176,21 @@ def waits(key: int, n_melds: int) -> int:
     them, or sets only when the completed group takes the pair.
     """
     fields = (key & FIELD, key >> 36 & FIELD, key >> 72 & FIELD, key >> HONOUR_SHIFT)
-    groups = (
-        suit_group(0, fields[0]).pairs,
-        suit_group(1, fields[1]).pairs,
-        suit_group(2, fields[2]).pairs,
-        honour_group(fields[3]).pairs,
+    m, p, s = SUIT_GROUPS
+    pairs = (
+        m[fields[0]][0] % MANY,
+        p[fields[1]][0] % MANY,
+        s[fields[2]][0] % MANY,
+        HONOUR_GROUPS[fields[3]][0],
     )
-    total = sum(groups)
+    total = pairs[0] + pairs[1] + pairs[2] + pairs[3]
     out = 0
     for i in range(4):
-        others = total - groups[i]
+        others = total - pairs[i]
         if others <= 1:
-            sets, pair = completions(i, fields[i])
+            sets, pair = _COMPLETIONS[i][fields[i]]
             out |= (pair if others == 0 else sets) << 9 * i
-    if n_melds == 0:
+    if n_melds == 0 and not key & _NOT_ORPHANS:
         for x in ORPHANS:
             if key + WEIGHT[x] in THIRTEEN_ORPHANS:
                 out |= 1 << x
