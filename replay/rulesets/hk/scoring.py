@@ -45,6 +45,7 @@ from mjaudit.parts.replay.rulesets.mahjong.packed import (
     HONOUR_GROUPS,
     HONOUR_SHIFT,
     MANY,
+    PAIR_AT,
     PURE_NINE_GATES,
     SUIT_GROUPS,
     THIRTEEN_ORPHANS,
@@ -347,20 +348,21 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     if code == 1:  # one decomposition
         bits = 0
         pair = gh[1]
-        (a,), (b,), (d,) = gm[1], gp[1], gs[1]
         decs: tuple[Decomposition, ...] = (
             _new_dec(
                 (
                     _STANDARD,
-                    pair if pair >= 0 else a[0] if a[0] >= 0 else b[0] if b[0] >= 0 else d[0],
-                    a[1] + b[1] + d[1],
-                    a[2] + b[2] + d[2] + gh[2],
+                    pair + gm[4] + gp[4] + gs[4] + 3,  # one of the four holds it, -1 the others
+                    gm[5] + gp[5] + gs[5],
+                    gm[6] + gp[6] + gs[6] + gh[2],
                 )
             ),
         )
+        tile_facts = gm[2] | gp[2] | gs[2] | gh[4]
     elif code % MANY == 1:
         bits = 0
         pair = gh[1]
+        tile_facts = gm[2] | gp[2] | gs[2] | gh[4]
         decs = tuple(
             [
                 _new_dec(
@@ -379,7 +381,7 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     else:
         bits = _ORPHANS
         decs = (_new_dec((_THIRTEEN, pair, (), ())),)
-    tile_facts = gm[2] | gp[2] | gs[2] | gh[3]
+        tile_facts = gm[2] | gp[2] | gs[2] | gh[3] | (pair + 1) << PAIR_AT
     counts = 0
     for m in melds:
         kind = m.kind
@@ -394,10 +396,7 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
         tile_facts |= f[0]
         counts += f[1]
     seat = ctx.seat_wind
-    bits |= (
-        _TILE_BITS[tile_facts | (pair + 1) << 12 | seat << 18 | ctx.prevailing_wind << 21]
-        | _MELD_BITS[counts]
-    )
+    bits |= _TILE_BITS[tile_facts | seat << 18 | ctx.prevailing_wind << 21] | _MELD_BITS[counts]
     source = ctx.source
     if source is _SELF_DRAW:
         bits |= _SELF_DRAWN

@@ -40,6 +40,7 @@ _EMPTY: tuple[SuitSplit, ...] = ((-1, (), ()),)
 TILE_SIMPLES = 1 << 4  # a suit tile of rank 2-8
 DRAGONS_AT = 5  # bit DRAGONS_AT + i: dragon RED + i held three or four times
 WINDS_AT = 8  # bit WINDS_AT + i: wind EAST + i held three or four times
+PAIR_AT = 12  # HonourGroup.facts_and_pair: the pair tile + 1 from this bit (0: no pair)
 
 #: The field of 1112345678999 (nine gates before its last tile).
 PURE_NINE_GATES = sum(n << 4 * r for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3)))
@@ -52,6 +53,10 @@ class SuitGroup(NamedTuple):
     splits: tuple[SuitSplit, ...]
     facts: int  # tile facts: its suit bit if it has a tile, TILE_SIMPLES
     nine_gates: bool  # 1112345678999 plus one more
+    # its split when it has one, whole (-1, (), () when it has none or several)
+    pair: int
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
 
     @property
     def pairs(self) -> int:
@@ -65,6 +70,7 @@ class HonourGroup(NamedTuple):
     pair: int  # the pair tile, or -1
     pungs: tuple[int, ...]
     facts: int  # tile facts: bit 3 if it has a tile, its dragon and wind pungs
+    facts_and_pair: int  # facts | (pair + 1) << PAIR_AT
 
     @property
     def pairs(self) -> int:
@@ -110,7 +116,9 @@ def _suit_entry(suit: int, field: int) -> SuitGroup:
         pairs = (r == 2) if splits else BAD
     nine = c[0] >= 3 and c[8] >= 3 and all(c[1:8])
     facts = ((1 << suit) if n else 0) | (TILE_SIMPLES if any(c[1:8]) else 0)
-    return SuitGroup(int(pairs) + (MANY if len(splits) > 1 else 0), splits, facts, nine)
+    one = splits[0] if len(splits) == 1 else (-1, (), ())
+    code = int(pairs) + (MANY if len(splits) > 1 else 0)
+    return SuitGroup(code, splits, facts, nine, *one)
 
 
 def _honour_entry(field: int) -> HonourGroup:
@@ -120,7 +128,8 @@ def _honour_entry(field: int) -> HonourGroup:
     for i, n in enumerate(c):
         if n >= 3:
             facts |= 1 << (WINDS_AT + i if i < RED - EAST else DRAGONS_AT + i - (RED - EAST))
-    return HonourGroup(BAD if not ok else int(pair >= 0), pair, pungs, facts)
+    code = BAD if not ok else int(pair >= 0)
+    return HonourGroup(code, pair, pungs, facts, facts | (pair + 1) << PAIR_AT)
 
 
 #: Per suit (0 m, 1 p, 2 s): its field -> its entry; and the honour field -> its entry.
