@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import partial, reduce
 from itertools import product
 from operator import or_
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mjaudit.parts.replay.rulesets.hk import patterns as P
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions, Number
@@ -121,6 +121,9 @@ class _Resolved(NamedTuple):
 
 
 _RESOLVED: dict[int, tuple[HKOptions, _Resolved]] = {}
+# The options object evaluate saw last and its table (a replay keeps one per game): one
+# identity test instead of a dict lookup.
+_LAST_RESOLVED: list[Any] = [None, None]
 _MAX_SCORES = 1 << 16  # distinct facts per table kept (a few thousand in practice)
 
 
@@ -434,12 +437,13 @@ def _prepare(ctx: WinContext, r: _Resolved) -> _Prepared | None:
     if len(decs) != 1:
         return (bits, decs, counts, source is not _SELF_DRAW, win, -1)
     dec = decs[0]
-    if (counts >> 4 & 15) + len(dec[2]) == 4:
+    chows = (counts >> 4 & 15) + len(dec[2])  # a standard hand's other three sets are pungs
+    if chows == 4:
         split = _FOUR_CHOWS
-    elif (counts >> 8 & 15) + len(dec[3]) == 4:
-        split = _four_pungs(dec, counts >> 16 & 15, source is not _SELF_DRAW, win)
-    else:
+    elif chows or bits & _ORPHANS:
         split = 0
+    else:
+        split = _four_pungs(dec, counts >> 16 & 15, source is not _SELF_DRAW, win)
     return (bits, decs, counts, source is not _SELF_DRAW, win, bits | split)
 
 
@@ -556,8 +560,12 @@ def evaluate(ctx: WinContext, opts: HKOptions) -> HandScore | None:
     broken by the pattern list, then by the decomposition, so equal hands always report
     the same patterns whatever order the splits were found in.
     """
-    hit = _RESOLVED.get(id(opts))
-    r = hit[1] if hit is not None and hit[0] is opts else _resolve(opts)
+    last = _LAST_RESOLVED
+    if last[0] is opts:
+        r = last[1]
+    else:
+        r = last[1] = _resolve(opts)
+        last[0] = opts
     p = _prepare(ctx, r)
     if p is None:
         return None
