@@ -106,8 +106,8 @@ _Scored = tuple[tuple[object, ...], tuple[int, tuple[tuple[str, int], ...]]]
 
 
 class _Resolved(NamedTuple):
-    """A table resolved for one options object (_prepare reads fields 5-7 by index: a
-    NamedTuple field by name costs a descriptor call)."""
+    """A table resolved for one options object (the hot path reads fields 5-8 by index:
+    a NamedTuple field by name costs a descriptor call)."""
 
     opts: HKOptions
     table: FanTable
@@ -115,7 +115,7 @@ class _Resolved(NamedTuple):
     rows_13: tuple[_ResolvedRow, ...]  # the rows that stack with thirteen orphans
     has_includes: bool
     waits: bool  # the table scores single_wait, so the waits are computed
-    flowers: bool  # the table scores seat_flower or flower_set, so their facts are
+    flowers: bool  # the table scores seat_flower or flower_set, so their counts are kept
     mask: int  # the facts bits its rows read (READS), and the count fields
     scores: Table[int, _Scored]  # packed facts of a split -> its score; built as seen
 
