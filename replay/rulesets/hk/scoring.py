@@ -290,19 +290,24 @@ _KONG_KEY = tuple(4 * w for w in WEIGHT)
 def _single_wait(ctx: WinContext, key: int) -> bool:
     """Before the draw (``key`` without the winning tile) only the winning tile's kind
     completed the hand, kinds whose four copies the winner holds (melds too) left out."""
-    before = key - WEIGHT[ctx.win_tile]
+    win = ctx.win_tile
+    before = key - WEIGHT[win]
     found = waits(before, len(ctx.melds))
+    if not found >> win & 1:
+        return False
     held = before
     for m in ctx.melds:
         kind = m.kind
         held += (_CHOW_KEY if kind is _CHOW else _PUNG_KEY if kind is _PUNG else _KONG_KEY)[m.tile]
-    rest = found
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        if held >> 4 * (low.bit_length() - 1) & 15 >= 4:
-            found ^= low
-    return found == 1 << ctx.win_tile
+    if held >> 4 * win & 15 >= 4:
+        return False
+    others = found ^ 1 << win
+    while others:  # another wait: a single wait only if the winner holds all four
+        low = others & -others
+        if held >> 4 * (low.bit_length() - 1) & 15 < 4:
+            return False
+        others ^= low
+    return True
 
 
 # What _prepare finds (a plain tuple, built in one instruction): the hand's packed facts

@@ -151,6 +151,8 @@ def honour_group(field: int) -> HonourGroup:
 
 
 def _completions_entry(group: int, field: int) -> tuple[int, int]:
+    # (kinds completing it with the pair, kinds completing it into sets only): indexed by
+    # how many pairs the other groups hold
     sets = pair = 0
     for i in range(9 if group < 3 else 7):
         if field >> 4 * i & 15 >= 4:
@@ -161,7 +163,7 @@ def _completions_entry(group: int, field: int) -> tuple[int, int]:
             sets |= 1 << i
         elif pairs == 1:
             pair |= 1 << i
-    return sets, pair
+    return pair, sets
 
 
 _COMPLETIONS: tuple[Table[int, tuple[int, int]], ...] = tuple(
@@ -172,8 +174,8 @@ _NOT_ORPHANS = sum(15 << 4 * t for t in range(N_KINDS) if t not in ORPHANS)
 
 def completions(group: int, field: int) -> tuple[int, int]:
     """Kinds of group ``group`` (0-2 suits, 3 honours; bit i: its i-th kind), held fewer than
-    four times, whose one more copy turns ``field`` into sets only, and into sets and the
-    pair; built once per shape."""
+    four times, whose one more copy turns ``field`` into sets and the pair, and into sets
+    only; built once per shape."""
     return _COMPLETIONS[group][field]
 
 
@@ -184,21 +186,19 @@ def waits(key: int, n_melds: int) -> int:
     A tile completes one group; the others must already be sets with the one pair among
     them, or sets only when the completed group takes the pair.
     """
-    fields = (key & FIELD, key >> 36 & FIELD, key >> 72 & FIELD, key >> HONOUR_SHIFT)
+    fm, fp, fs, fh = key & FIELD, key >> 36 & FIELD, key >> 72 & FIELD, key >> HONOUR_SHIFT
     m, p, s = SUIT_GROUPS
-    pairs = (
-        m[fields[0]][0] % MANY,
-        p[fields[1]][0] % MANY,
-        s[fields[2]][0] % MANY,
-        HONOUR_GROUPS[fields[3]][0],
-    )
-    total = pairs[0] + pairs[1] + pairs[2] + pairs[3]
+    pm, pp, ps, ph = m[fm][0] % MANY, p[fp][0] % MANY, s[fs][0] % MANY, HONOUR_GROUPS[fh][0]
+    total = pm + pp + ps + ph
     out = 0
-    for i in range(4):
-        others = total - pairs[i]
-        if others <= 1:
-            sets, pair = _COMPLETIONS[i][fields[i]]
-            out |= (pair if others == 0 else sets) << 9 * i
+    if total - pm <= 1:
+        out |= _COMPLETIONS[0][fm][total - pm]
+    if total - pp <= 1:
+        out |= _COMPLETIONS[1][fp][total - pp] << 9
+    if total - ps <= 1:
+        out |= _COMPLETIONS[2][fs][total - ps] << 18
+    if total - ph <= 1:
+        out |= _COMPLETIONS[3][fh][total - ph] << 27
     if n_melds == 0 and not key & _NOT_ORPHANS:
         for x in ORPHANS:
             if key + WEIGHT[x] in THIRTEEN_ORPHANS:
