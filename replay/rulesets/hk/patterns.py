@@ -8,28 +8,20 @@ not a copy of code.
 
 Facts a pattern needs from the hand's history (self-drawn, kong replacement, last tile,
 flowers, winds, heavenly/earthly hand) come in a frozen :class:`WinContext`, filled in by
-the replay loop. A pattern function takes ``(HandFacts, SplitFacts)``: facts of the whole
-hand, computed once per evaluation, and facts of one decomposition.
+the replay loop. A pattern function takes ``(HandFacts, SplitFacts)``: small facts of the
+whole hand (bits and counts, computed once per evaluation from the tiles) and of one
+decomposition. Because the facts are all a pattern reads, and there are few distinct
+facts, the evaluator scores each distinct pair of facts once per fan table and reuses it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions
-from mjaudit.parts.replay.rulesets.mahjong.counts import (
-    EAST,
-    FIRST_BONUS,
-    NORTH,
-    RED,
-    TERMINALS,
-    bonus_number,
-)
-from mjaudit.parts.replay.rulesets.mahjong.decompose import Structure, winning_tiles
 from mjaudit.parts.replay.rulesets.mahjong.melds import Meld, WinSource
 
 
@@ -71,30 +63,29 @@ class WinContext:
 
 
 class HandFacts(NamedTuple):
-    """Facts of the whole winning hand that no decomposition changes."""
+    """Facts of the whole winning hand that no decomposition changes (tiles counted with
+    the winning tile and the declared melds, a kong as four).
 
-    ctx: WinContext
+    ``bits`` holds only the bits the active fan table's patterns read (:data:`READS`), so
+    hands that no row of the table tells apart have equal facts.
+    """
+
     opts: HKOptions
     table: FanTable
-    counts: tuple[int, ...]  # all 34 kinds, concealed + winning tile + melds (kong = 4)
-    suits: int  # bit 0 m, bit 1 p, bit 2 s, bit 3 honours
-    n_exposed: int
-    n_concealed_kongs: int
-    n_kongs: int
-    self_drawn: bool
-    seat_tile: int
-    prevailing_tile: int
     bits: int  # the facts bits (SELF_DRAWN, ...) this hand has
+    dragon_pungs: int  # dragons held three or four times
+    wind_pungs: int  # winds held three or four times
+    seat_flowers: int  # bonus tiles numbered like the seat (0 if the table has no such row)
+    seat_flowers_in_sets: int  # those of them inside a complete group f1-f4 or g1-g4
+    flower_sets: int  # complete groups f1-f4, g1-g4
 
 
 class SplitFacts(NamedTuple):
     """One decomposition, declared melds merged in."""
 
-    structure: Structure
-    pair: int
-    chows: tuple[int, ...]  # lowest tile of every chow
-    pungs: tuple[int, ...]  # tile of every pung or kong
-    concealed_pungs: int  # pungs/kongs that are concealed sets (rules §0)
+    four_chows: bool
+    four_pungs: bool  # pungs or kongs
+    four_concealed_pungs: bool  # four pungs/kongs, all concealed sets (rules §0)
 
 
 PatternFn = Callable[[HandFacts, SplitFacts], int]
@@ -102,9 +93,9 @@ _REGISTRY: dict[str, PatternFn] = {}
 #: Pattern id -> function returning how many times the pattern applies (0 = not at all).
 REGISTRY: Mapping[str, PatternFn] = MappingProxyType(_REGISTRY)
 
-# Facts of a whole hand, one bit each (``HandFacts.bits``), that some patterns need: a
-# pattern registered with ``needs`` returns 0 whenever one of those bits is clear, so the
-# evaluator calls only the patterns whose needs the hand meets (a few of the 25-30 rows).
+# Facts of a whole hand, one bit each (``HandFacts.bits``): a pattern registered with
+# ``needs`` returns 0 whenever one of those bits is clear, and reads no bits but its
+# ``needs`` and ``reads``, so the evaluator keeps only those bits of the table's rows.
 SELF_DRAWN = 1 << 0
 NOT_SELF_DRAWN = 1 << 1
 NO_EXPOSED = 1 << 2  # no exposed meld (concealed kongs allowed)
@@ -120,175 +111,175 @@ ROBBED = 1 << 11
 LAST_TILE = 1 << 12
 HEAVENLY = 1 << 13
 EARTHLY = 1 << 14
-NO_MELDS = 1 << 15
-NO_CHOW_MELD = 1 << 16
-NO_PUNG_MELD = 1 << 17  # no pung or kong declared
+HALF_FLUSH = 1 << 15  # honours and the suit tiles of one suit (some of each)
+ALL_HONOURS = 1 << 16  # honours only
+CONCEALED_KONG = 1 << 17  # some concealed kong declared
 FLOWERS = 1 << 18
 NO_FLOWERS = 1 << 19
 ORPHANS_SHAPE = 1 << 20  # the tiles form thirteen orphans
+DISCARD = 1 << 21  # won on a discard (not a robbed kong)
+SEAT_WIND_PUNG = 1 << 22  # three or four of the seat wind
+PREVAILING_WIND_PUNG = 1 << 23
+PAIR_DRAGON = 1 << 24  # the pair (thirteen orphans: the doubled tile) is a dragon
+PAIR_WIND = 1 << 25
+PAIR_SEAT_WIND = 1 << 26
+PAIR_PREVAILING_WIND = 1 << 27
+CONSECUTIVE_KONGS = 1 << 28  # self-drawn on the replacement of a second kong in a row
+NINE_GATES = 1 << 29  # 1112345678999 plus one tile of the suit, nothing declared
+PURE_NINE_GATES = 1 << 30  # ... and the 13 tiles before the win were exactly 1112345678999
+# Self-drawn, and before the draw exactly one tile kind completed the hand (kinds whose
+# four copies the winner already holds are not waits). Only set for a fan table that
+# scores ``single_wait``: the waits are the one costly fact.
+SINGLE_WAIT = 1 << 31
+FOUR_KONGS = 1 << 32
 _NEEDS: dict[str, int] = {}
+_READS: dict[str, int] = {}
 #: Pattern id -> the HandFacts bits it needs (0: none, it is always evaluated).
 NEEDS: Mapping[str, int] = MappingProxyType(_NEEDS)
+#: Pattern id -> every HandFacts bit it reads (its needs included).
+READS: Mapping[str, int] = MappingProxyType(_READS)
 
 
-def pattern(pid: str, needs: int = 0) -> Callable[[PatternFn], PatternFn]:
+def pattern(pid: str, needs: int = 0, reads: int = 0) -> Callable[[PatternFn], PatternFn]:
     """Register a pattern under the id the rules files use; ``needs``: the facts bits
-    without which it never applies (its docstring's definition implies them)."""
+    without which it never applies (its docstring's definition implies them); ``reads``:
+    the other bits it reads."""
 
     def register(fn: PatternFn) -> PatternFn:
         if pid in _REGISTRY:
             raise ValueError(f"pattern {pid!r} registered twice")
         _REGISTRY[pid] = fn
         _NEEDS[pid] = needs
+        _READS[pid] = needs | reads
         return fn
 
     return register
 
 
-_M, _P, _S, _H = 1, 2, 4, 8
-_ONE_SUIT = frozenset({_M, _P, _S})
-
-
 # ------------------------------------------------------------------ structure patterns
 
 
-@pattern("all_chows", needs=NO_PUNG_MELD)
+@pattern("all_chows", reads=PAIR_DRAGON | PAIR_SEAT_WIND | PAIR_PREVAILING_WIND)
 def all_chows(h: HandFacts, s: SplitFacts) -> int:
     """Four chows; the pair rule (``all_chows_pair_rule``) keeps value-honour pairs out."""
-    if len(s.chows) != 4:
+    if not s.four_chows:
         return 0
     rule = h.opts.all_chows_pair_rule
     if rule == "any":
         return 1
     if rule == "seat_wind_only":  # the one case §4.6/6.2 states
-        return s.pair != h.seat_tile
-    return s.pair < RED and s.pair != h.seat_tile and s.pair != h.prevailing_tile
+        return not h.bits & PAIR_SEAT_WIND
+    return not h.bits & (PAIR_DRAGON | PAIR_SEAT_WIND | PAIR_PREVAILING_WIND)
 
 
-@pattern("all_pungs", needs=NO_CHOW_MELD)
+@pattern("all_pungs")
 def all_pungs(h: HandFacts, s: SplitFacts) -> int:
-    return len(s.pungs) == 4
+    return s.four_pungs
 
 
-@pattern("four_concealed_pungs", needs=NO_EXPOSED)
+@pattern("four_concealed_pungs", needs=NO_EXPOSED, reads=KONG | SELF_DRAWN)
 def four_concealed_pungs(h: HandFacts, s: SplitFacts) -> int:
     """Four concealed pungs. hk-classic also needs a self-draw and allows concealed kongs;
     hk-mahjongo allows no kong (option) but accepts a discard that completes the pair."""
-    if len(s.pungs) != 4 or s.concealed_pungs != 4:
+    if not s.four_concealed_pungs:
         return 0
-    if h.n_kongs and not h.opts.four_concealed_pungs_allow_kongs:
+    if h.bits & KONG and not h.opts.four_concealed_pungs_allow_kongs:
         return 0
-    return h.self_drawn or not h.table.four_concealed_pungs_self_draw_only
+    return bool(h.bits & SELF_DRAWN) or not h.table.four_concealed_pungs_self_draw_only
 
 
-@pattern("terminals_honours_pungs", needs=HONOURS | NO_SIMPLES | NO_CHOW_MELD)
+@pattern("terminals_honours_pungs", needs=HONOURS | NO_SIMPLES, reads=ALL_HONOURS)
 def terminals_honours_pungs(h: HandFacts, s: SplitFacts) -> int:
     """All pungs, only terminals and honours, at least one of each (pure cases are other rows)."""
-    if len(s.pungs) != 4 or not h.suits & _H or h.suits == _H:
+    if not s.four_pungs or h.bits & ALL_HONOURS:
         return 0
-    c = h.counts
-    return sum(c[t] for t in TERMINALS) + sum(c[EAST:]) == 14 + h.n_kongs
+    return h.bits & (HONOURS | NO_SIMPLES) == HONOURS | NO_SIMPLES
 
 
-@pattern("four_kongs", needs=KONG)
+@pattern("four_kongs", needs=FOUR_KONGS)
 def four_kongs(h: HandFacts, s: SplitFacts) -> int:
-    return h.n_kongs == 4
+    return bool(h.bits & FOUR_KONGS)
 
 
 @pattern("thirteen_orphans", needs=ORPHANS_SHAPE)
 def thirteen_orphans(h: HandFacts, s: SplitFacts) -> int:
-    return s.structure is Structure.THIRTEEN_ORPHANS
+    return bool(h.bits & ORPHANS_SHAPE)
 
 
 # ------------------------------------------------------------------ honour patterns
 
 
 # Honours cannot chow, so in every standard split an honour held 3 or 4 times is a pung
-# (or kong) and one held twice is the pair: these rows read the counts, which is faster and
-# the same for every split. Thirteen orphans holds no honour three times.
-
-
-def _dragon_pungs(c: tuple[int, ...]) -> int:
-    return (c[RED] >= 3) + (c[RED + 1] >= 3) + (c[RED + 2] >= 3)
-
-
-def _wind_pungs(c: tuple[int, ...]) -> int:
-    return (c[EAST] >= 3) + (c[EAST + 1] >= 3) + (c[EAST + 2] >= 3) + (c[NORTH] >= 3)
+# (or kong) and one held twice is the pair: these facts come from the counts and are the
+# same for every split. Thirteen orphans holds no honour three times.
 
 
 @pattern("dragon_pung", needs=DRAGON_PUNG)
 def dragon_pung(h: HandFacts, s: SplitFacts) -> int:
-    return _dragon_pungs(h.counts)
+    return h.dragon_pungs
 
 
-@pattern("seat_wind_pung", needs=WIND_PUNG)
+@pattern("seat_wind_pung", needs=SEAT_WIND_PUNG)
 def seat_wind_pung(h: HandFacts, s: SplitFacts) -> int:
-    return h.counts[h.seat_tile] >= 3
+    return bool(h.bits & SEAT_WIND_PUNG)
 
 
-@pattern("prevailing_wind_pung", needs=WIND_PUNG)
+@pattern("prevailing_wind_pung", needs=PREVAILING_WIND_PUNG)
 def prevailing_wind_pung(h: HandFacts, s: SplitFacts) -> int:
-    return h.counts[h.prevailing_tile] >= 3
+    return bool(h.bits & PREVAILING_WIND_PUNG)
 
 
-@pattern("little_three_dragons", needs=DRAGON_PUNG)
+@pattern("little_three_dragons", needs=DRAGON_PUNG | PAIR_DRAGON)
 def little_three_dragons(h: HandFacts, s: SplitFacts) -> int:
-    return s.pair >= RED and _dragon_pungs(h.counts) == 2
+    return bool(h.bits & PAIR_DRAGON) and h.dragon_pungs == 2
 
 
 @pattern("big_three_dragons", needs=DRAGON_PUNG)
 def big_three_dragons(h: HandFacts, s: SplitFacts) -> int:
-    return _dragon_pungs(h.counts) == 3
+    return h.dragon_pungs == 3
 
 
-@pattern("little_four_winds", needs=WIND_PUNG)
+@pattern("little_four_winds", needs=WIND_PUNG | PAIR_WIND)
 def little_four_winds(h: HandFacts, s: SplitFacts) -> int:
-    return EAST <= s.pair <= NORTH and _wind_pungs(h.counts) == 3
+    return bool(h.bits & PAIR_WIND) and h.wind_pungs == 3
 
 
 @pattern("big_four_winds", needs=WIND_PUNG)
 def big_four_winds(h: HandFacts, s: SplitFacts) -> int:
-    return _wind_pungs(h.counts) == 4
+    return h.wind_pungs == 4
 
 
 # ------------------------------------------------------------------ tile-set patterns
 
 
-@pattern("half_flush", needs=HONOURS)
+@pattern("half_flush", needs=HALF_FLUSH)
 def half_flush(h: HandFacts, s: SplitFacts) -> int:
-    return (h.suits ^ _H) in _ONE_SUIT and bool(h.suits & _H)
+    return bool(h.bits & HALF_FLUSH)
 
 
 @pattern("full_flush", needs=ONE_SUIT)
 def full_flush(h: HandFacts, s: SplitFacts) -> int:
-    return h.suits in _ONE_SUIT
+    return bool(h.bits & ONE_SUIT)
 
 
-@pattern("all_honours", needs=HONOURS)
+@pattern("all_honours", needs=ALL_HONOURS)
 def all_honours(h: HandFacts, s: SplitFacts) -> int:
-    return h.suits == _H
+    return bool(h.bits & ALL_HONOURS)
 
 
-@pattern("all_terminals", needs=NO_SIMPLES)
+@pattern("all_terminals", needs=NO_SIMPLES, reads=HONOURS)
 def all_terminals(h: HandFacts, s: SplitFacts) -> int:
-    c = h.counts
-    return not h.suits & _H and sum(c[t] for t in TERMINALS) == 14 + h.n_kongs
+    return h.bits & (NO_SIMPLES | HONOURS) == NO_SIMPLES
 
 
-@pattern("nine_gates", needs=ONE_SUIT | NO_MELDS)
+@pattern("nine_gates", needs=NINE_GATES, reads=PURE_NINE_GATES)
 def nine_gates(h: HandFacts, s: SplitFacts) -> int:
     """1112345678999 plus one tile of the same suit, nothing declared; with
     ``nine_gates_pure_wait`` the 13 tiles before the win must be exactly that shape."""
-    if h.ctx.melds or h.suits not in _ONE_SUIT:
-        return 0
-    base = (h.suits >> 1) * 9  # 1 -> 0, 2 -> 9, 4 -> 18
-    c = h.counts[base : base + 9]
-    if c[0] < 3 or c[8] < 3 or not all(c[1:8]):
+    if not h.bits & NINE_GATES:
         return 0
     if h.opts.nine_gates_pure_wait:
-        before = list(c)
-        before[h.ctx.win_tile - base] -= 1
-        return before == [3, 1, 1, 1, 1, 1, 1, 1, 3]
+        return bool(h.bits & PURE_NINE_GATES)
     return 1
 
 
@@ -297,34 +288,34 @@ def nine_gates(h: HandFacts, s: SplitFacts) -> int:
 
 @pattern("self_draw", needs=SELF_DRAWN)
 def self_draw(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn
+    return bool(h.bits & SELF_DRAWN)
 
 
 @pattern("concealed_self_draw", needs=SELF_DRAWN | NO_EXPOSED)
 def concealed_self_draw(h: HandFacts, s: SplitFacts) -> int:
     """bất cầu nhần: self-drawn with no exposed meld (concealed kongs allowed)."""
-    return h.self_drawn and not h.n_exposed
+    return h.bits & (SELF_DRAWN | NO_EXPOSED) == SELF_DRAWN | NO_EXPOSED
 
 
 @pattern("concealed_on_discard", needs=NOT_SELF_DRAWN | NO_EXPOSED)
 def concealed_on_discard(h: HandFacts, s: SplitFacts) -> int:
     """hk-classic option ``concealed_on_discard_fan`` (public 門前清): the row-4 hand won on
     a discard or robbed tile instead of by self-draw."""
-    return not h.self_drawn and not h.n_exposed
+    return h.bits & (NOT_SELF_DRAWN | NO_EXPOSED) == NOT_SELF_DRAWN | NO_EXPOSED
 
 
-@pattern("concealed_hand", needs=NO_EXPOSED)
+@pattern("concealed_hand", needs=NO_EXPOSED, reads=CONCEALED_KONG)
 def concealed_hand(h: HandFacts, s: SplitFacts) -> int:
     """hk-mahjongo Bài kín: no exposed meld and, by default, no concealed kong (§5.2)."""
-    if h.n_exposed:
+    if not h.bits & NO_EXPOSED:
         return 0
-    return not (h.n_concealed_kongs and h.opts.concealed_kong_breaks_concealed_hand)
+    return not (h.bits & CONCEALED_KONG and h.opts.concealed_kong_breaks_concealed_hand)
 
 
 @pattern("fully_claimed", needs=FOUR_EXPOSED | NOT_SELF_DRAWN)
 def fully_claimed(h: HandFacts, s: SplitFacts) -> int:
     """Four exposed melds and the pair completed by a discard or robbed tile."""
-    return h.n_exposed == 4 and not h.self_drawn
+    return h.bits & (FOUR_EXPOSED | NOT_SELF_DRAWN) == FOUR_EXPOSED | NOT_SELF_DRAWN
 
 
 # ------------------------------------------------------------------ how the win happened
@@ -332,95 +323,67 @@ def fully_claimed(h: HandFacts, s: SplitFacts) -> int:
 
 @pattern("win_on_kong_replacement", needs=KONG_REPLACEMENT)
 def win_on_kong_replacement(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn and h.ctx.kong_replacement_chain >= 1
+    return bool(h.bits & KONG_REPLACEMENT)
 
 
-@pattern("consecutive_kong_win", needs=KONG_REPLACEMENT)
+@pattern("consecutive_kong_win", needs=CONSECUTIVE_KONGS)
 def consecutive_kong_win(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn and h.ctx.kong_replacement_chain >= 2
+    return bool(h.bits & CONSECUTIVE_KONGS)
 
 
 @pattern("robbing_the_kong", needs=ROBBED)
 def robbing_the_kong(h: HandFacts, s: SplitFacts) -> int:
-    return h.ctx.source is WinSource.ROBBED_KONG
+    return bool(h.bits & ROBBED)
 
 
 @pattern("last_tile_draw", needs=LAST_TILE | SELF_DRAWN)
 def last_tile_draw(h: HandFacts, s: SplitFacts) -> int:
-    return h.self_drawn and h.ctx.last_tile
+    return h.bits & (LAST_TILE | SELF_DRAWN) == LAST_TILE | SELF_DRAWN
 
 
-@pattern("last_discard", needs=LAST_TILE | NOT_SELF_DRAWN)
+@pattern("last_discard", needs=LAST_TILE | DISCARD)
 def last_discard(h: HandFacts, s: SplitFacts) -> int:
     """Option ``last_discard_fan``: a win on the discard made after the last drawable tile."""
-    return h.ctx.source is WinSource.DISCARD and h.ctx.last_tile
+    return h.bits & (LAST_TILE | DISCARD) == LAST_TILE | DISCARD
 
 
 @pattern("heavenly_hand", needs=HEAVENLY)
 def heavenly_hand(h: HandFacts, s: SplitFacts) -> int:
-    return h.ctx.heavenly
+    return bool(h.bits & HEAVENLY)
 
 
 @pattern("earthly_hand", needs=EARTHLY)
 def earthly_hand(h: HandFacts, s: SplitFacts) -> int:
-    return h.ctx.earthly
+    return bool(h.bits & EARTHLY)
 
 
-@lru_cache(maxsize=4096)
-def _waits(concealed: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[int, ...]:
-    c = [0] * 34
-    seen = [0] * 34
-    for t in concealed:
-        c[t] += 1
-    for m in melds:
-        for t in m.tiles:
-            seen[t] += 1
-    return winning_tiles(c, len(melds), seen)
-
-
-@pattern("single_wait", needs=SELF_DRAWN)
+@pattern("single_wait", needs=SINGLE_WAIT)
 def single_wait(h: HandFacts, s: SplitFacts) -> int:
     """ù xuyên: self-drawn, and before the draw exactly one tile kind completed the hand
     (kinds whose four copies the winner already holds are not waits)."""
-    if not h.self_drawn:
-        return 0
-    return _waits(h.ctx.concealed, h.ctx.melds) == (h.ctx.win_tile,)
+    return bool(h.bits & SINGLE_WAIT)
 
 
 # ------------------------------------------------------------------ bonus tiles (hk-classic)
-
-
-def _full_groups(flowers: tuple[int, ...]) -> tuple[bool, bool]:
-    have = set(flowers)
-    f = all(FIRST_BONUS + i in have for i in range(4))
-    g = all(FIRST_BONUS + 4 + i in have for i in range(4))
-    return f, g
 
 
 @pattern("seat_flower", needs=FLOWERS)
 def seat_flower(h: HandFacts, s: SplitFacts) -> int:
     """One per bonus tile numbered like the seat; with ``flower_set_absorbs_seat_flower`` a
     tile inside a complete group is paid by ``flower_set`` alone."""
-    if not h.ctx.flowers:
-        return 0
-    seat_no = h.ctx.seat_wind + 1
-    mine = [t for t in h.ctx.flowers if bonus_number(t) == seat_no]
-    if mine and h.opts.flower_set_absorbs_seat_flower:
-        f, g = _full_groups(h.ctx.flowers)
-        mine = [t for t in mine if not (f if t < FIRST_BONUS + 4 else g)]
-    return len(mine)
+    if h.opts.flower_set_absorbs_seat_flower:
+        return h.seat_flowers - h.seat_flowers_in_sets
+    return h.seat_flowers
 
 
 @pattern("no_flowers", needs=NO_FLOWERS)
 def no_flowers(h: HandFacts, s: SplitFacts) -> int:
-    return not h.ctx.flowers
+    return bool(h.bits & NO_FLOWERS)
 
 
 @pattern("flower_set", needs=FLOWERS)
 def flower_set(h: HandFacts, s: SplitFacts) -> int:
-    if len(h.ctx.flowers) < 4:
-        return 0
-    return sum(_full_groups(h.ctx.flowers))
+    return h.flower_sets
 
 
 # ------------------------------------------------------------------ fan tables (data)
