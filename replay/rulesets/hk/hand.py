@@ -514,6 +514,11 @@ class HKHand(MahjongHand):
         # active or awaiting its declaration, and known hands. Only step() changes these.
         quiet = not self.group and self.rob is None and not owes and self.kept is None
         quiet_discard = quiet and not warnings and not pending and not partial
+        # The seat whose draw / discard may go inline next (-1: none): the conditions above
+        # on the turn state, set as the turn moves (a draw still needs a live tile, a
+        # discard quiet_discard), so an event tests an int where it tested the state.
+        draw_seat = turn if quiet and phase == wait else -1
+        discard_seat = turn if phase in holding and not (owes_draw and turn == dealer) else -1
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
         # inline path never needs the event's dict, only step() does.
@@ -524,7 +529,7 @@ class HKHand(MahjongHand):
         try:
             for i, kind, seat, code in zip(range(len(kinds)), kinds, seats, tiles, strict=True):
                 if kind == "draw":
-                    if quiet and phase == wait and seat == turn and undrawn > reserve:
+                    if seat == draw_seat and undrawn > reserve:
                         t = index[code]
                         at_head = wall is None or (head < n_wall and wall[head] == t)
                         if at_head and seen[t] < limits[t]:
@@ -542,14 +547,10 @@ class HKHand(MahjongHand):
                             phase = act
                             drawn = t
                             moved = drew = True
+                            # the drawer holds the turn (a dealer's draw is no longer owed)
+                            draw_seat, discard_seat = -1, seat
                             continue
-                elif (
-                    kind == "discard"
-                    and quiet_discard
-                    and seat == turn
-                    and phase in holding
-                    and not (owes_draw and seat == dealer)
-                ):
+                elif kind == "discard" and seat == discard_seat and quiet_discard:
                     t = index[code]
                     hand = concealed[seat]
                     if (
@@ -571,6 +572,7 @@ class HKHand(MahjongHand):
                         phase = wait
                         drawn = None
                         moved = True
+                        draw_seat, discard_seat = turn, -1  # still quiet
                         continue
                 if moved:
                     self._write_turn(
@@ -592,6 +594,10 @@ class HKHand(MahjongHand):
                 initial, owes_draw = self.initial, self.dealer_owes_draw
                 quiet = not self.group and self.rob is None and not owes and self.kept is None
                 quiet_discard = quiet and not warnings and not pending and not partial
+                draw_seat = turn if quiet and phase == wait else -1
+                discard_seat = (
+                    turn if phase in holding and not (owes_draw and turn == dealer) else -1
+                )
         finally:
             if moved:
                 self._write_turn(
