@@ -71,22 +71,24 @@ class ParsedRecord:
 
     Records taken by the fast path also keep the strict struct they were decoded into
     (``struct``); the table writer reads it directly, so their canonical dict is only
-    built when ``record`` is asked for.
+    built when ``record`` is asked for, and their content hash only when
+    ``content_hash`` is (``mjaudit check`` never asks: encoding the record for it was a
+    fifth of parsing one).
     """
 
-    __slots__ = ("_record", "content_hash", "odd_event_fields", "shape", "struct")
+    __slots__ = ("_hash", "_record", "odd_event_fields", "shape", "struct")
 
     def __init__(
         self,
         record: dict[str, Any] | None,
-        content_hash: str,
+        content_hash: str | None,
         shape: RulesetShape,
         odd_event_fields: bool = False,
         *,
         struct: msgspec.Struct | None = None,
     ) -> None:
         self._record = record
-        self.content_hash = content_hash
+        self._hash = content_hash  # None: taken from ``struct`` when asked for
         self.shape = shape
         # Some event carries an unknown field named like an events column (e.g. a "seat"
         # on an exhaustive_draw): the table writer must then keep it in `extra`, not the
@@ -100,6 +102,15 @@ class ParsedRecord:
         if self._record is None:
             self._record = msgspec.to_builtins(self.struct)
         return self._record
+
+    @property
+    def content_hash(self) -> str:
+        """The hash of the canonical form's sorted-key JSON (:func:`content_hash`)."""
+        if self._hash is None:
+            # Encoding the struct gives the bytes of encoding its builtins form (fields
+            # sorted by their JSON names, defaults omitted alike), without building it.
+            self._hash = content_hash(self.struct)
+        return self._hash
 
     @property
     def key(self) -> tuple[str, int]:
@@ -216,37 +227,66 @@ def parse_record(raw: bytes) -> ParsedRecord:
 
 _header_decoder = msgspec.json.Decoder(Header)
 _strict_decoders: dict[tuple[str, int], msgspec.json.Decoder] = {}
+# The strict decoder the last record took: a file's records are mostly of one ruleset and
+# table size, so trying it first saves decoding a header (a tenth of parsing a record).
+_last_strict: list[tuple[tuple[str, ...], int, msgspec.json.Decoder]] = []
 
 
 def _parse_strict(raw: bytes) -> ParsedRecord | None:
     """The fast path: canonical tiles, no unknown fields, seats checked in C (see
     :mod:`schemas.strict`). None means "take the general path", which also explains
     whatever made this one give up."""
-    try:
-        head = _header_decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    shape = RULESETS.get(head.ruleset)
-    n = len(head.players)
-    if shape is None or not shape.min_players <= n <= shape.max_players:
-        return None
-    key = (shape.id, n)
-    decoder = _strict_decoders.get(key)
-    if decoder is None:
-        decoder = _strict_decoders[key] = msgspec.json.Decoder(strict_record_type(shape.tiles, n))
-    try:
-        rec = decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    rec = _strict_guess(raw)
+    if rec is None:
+        try:
+            head = _header_decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        shape = RULESETS.get(head.ruleset)
+        n = len(head.players)
+        if shape is None or not shape.min_players <= n <= shape.max_players:
+            return None
+        key = (shape.id, n)
+        decoder = _strict_decoders.get(key)
+        if decoder is None:
+            decoder = _strict_decoders[key] = msgspec.json.Decoder(
+                strict_record_type(shape.tiles, n)
+            )
+        try:
+            rec = decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        _last_strict[:] = [(shape.tiles.codes, n, decoder)]
+    else:
+        shape = RULESETS[rec.ruleset]  # type: ignore[attr-defined]
     _check_shape(rec, shape)  # type: ignore[arg-type]
     result = rec.result  # type: ignore[attr-defined]
     if result is not None and result.winners != sorted(result.winners):
         winners = sorted(result.winners)
         rec = msgspec.structs.replace(rec, result=msgspec.structs.replace(result, winners=winners))
-    # Encoding the struct gives the bytes of encoding its builtins form (fields sorted by
-    # their JSON names, defaults omitted alike), without building that form.
-    digest = hashlib.blake2b(_encoder.encode(rec), digest_size=16).hexdigest()
-    return ParsedRecord(None, digest, shape, struct=rec)
+    return ParsedRecord(None, None, shape, struct=rec)
+
+
+def _strict_guess(raw: bytes) -> msgspec.Struct | None:
+    """``raw`` decoded by the last record's strict decoder, when that is the one its own
+    header would choose (the same type: one per tile family and table size); else None."""
+    if not _last_strict:
+        return None
+    codes, size, decoder = _last_strict[0]
+    try:
+        rec = decoder.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    shape = RULESETS.get(rec.ruleset)  # type: ignore[attr-defined]
+    n = len(rec.players)  # type: ignore[attr-defined]
+    if (
+        shape is None
+        or not shape.min_players <= n <= shape.max_players
+        or n != size
+        or shape.tiles.codes is not codes
+    ):
+        return None
+    return rec
 
 
 def parse_object(obj: Any) -> ParsedRecord:
@@ -261,8 +301,7 @@ def parse_object(obj: Any) -> ParsedRecord:
     shape = RULESETS[struct.ruleset]
     _check_shape(struct, shape)
     record, odd = _canonical(obj, struct, shape.tiles)
-    digest = hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
-    return ParsedRecord(record, digest, shape, odd)
+    return ParsedRecord(record, content_hash(record), shape, odd)
 
 
 def _check_shape(rec: HandRecord, shape: RulesetShape) -> None:
@@ -473,6 +512,11 @@ def _canonical(obj: dict[str, Any], rec: HandRecord, tiles: TileSet) -> tuple[di
         ):
             _keep_unknown(pen, raw_pen, PENALTY_FIELDS)
     return out, odd
+
+
+def content_hash(record: dict[str, Any] | msgspec.Struct) -> str:
+    """The content hash: blake2b-128 of the canonical form's sorted-key JSON."""
+    return hashlib.blake2b(_encoder.encode(record), digest_size=16).hexdigest()
 
 
 def canonical_json(record: dict[str, Any]) -> bytes:

@@ -19,6 +19,7 @@ from itertools import chain, repeat
 from operator import gt, itemgetter
 from typing import Any
 
+import msgspec
 from mjaudit.parts.replay.engine import turns
 from mjaudit.parts.replay.engine.turns import ACT, ENDED, MUST_DISCARD, WAIT
 from mjaudit.parts.replay.rulesets.hk.options import HKOptions
@@ -82,8 +83,10 @@ def suit(t: int) -> int | None:
     return t // 9 if t < 27 else None
 
 
-@dataclass(slots=True)
-class Discard:
+class Discard(msgspec.Struct, gc=False):
+    """A discard, made about once an event: a struct without cycles, built in C (a third
+    of a slots dataclass's cost) and untracked by the cycle collector."""
+
     seat: int
     tile: int
     index: int
@@ -500,7 +503,9 @@ class HKHand(MahjongHand):
         n_wall = len(wall) if wall is not None else 0
         reserve, dealer, n, partial = self.reserve, self.dealer, self.n, self.partial
         classic = self.classic  # hk-classic: a held bonus tile is FLOWER_NOT_DECLARED
-        index = INDEX
+        # Module constants as locals: the loop reads them once or twice an event.
+        index, bonus, discard = INDEX, FIRST_BONUS, Discard
+        wait, act, holding = WAIT, ACT, (ACT, MUST_DISCARD)
         # The mirrored turn state; `moved` says the locals are ahead of the attributes.
         phase, turn, live, drawn = self.phase, self.turn, self.live, self.drawn
         undrawn, head, n_discards = self.undrawn, self.head, self.n_discards
@@ -509,6 +514,11 @@ class HKHand(MahjongHand):
         # active or awaiting its declaration, and known hands. Only step() changes these.
         quiet = not self.group and self.rob is None and not owes and self.kept is None
         quiet_discard = quiet and not warnings and not pending and not partial
+        # The seat whose draw / discard may go inline next (-1: none): the conditions above
+        # on the turn state, set as the turn moves (a draw still needs a live tile, a
+        # discard quiet_discard), so an event tests an int where it tested the state.
+        draw_seat = turn if quiet and phase == wait else -1
+        discard_seat = turn if phase in holding and not (owes_draw and turn == dealer) else -1
         moved = drew = False
         # Type, seat and tile of each event (from the columns of an EventColumns): the
         # inline path never needs the event's dict, only step() does.
@@ -519,12 +529,12 @@ class HKHand(MahjongHand):
         try:
             for i, kind, seat, code in zip(range(len(kinds)), kinds, seats, tiles, strict=True):
                 if kind == "draw":
-                    if quiet and phase == WAIT and seat == turn and undrawn > reserve:
+                    if seat == draw_seat and undrawn > reserve:
                         t = index[code]
                         at_head = wall is None or (head < n_wall and wall[head] == t)
                         if at_head and seen[t] < limits[t]:
                             concealed[seat][t] += 1
-                            if t < FIRST_BONUS:
+                            if t < bonus:
                                 n_tiles[seat] += 1
                             seen[t] += 1
                             undrawn -= 1
@@ -534,40 +544,35 @@ class HKHand(MahjongHand):
                             if live is not None:
                                 live.claimable = False
                                 live = None
-                            phase = ACT
+                            phase = act
                             drawn = t
                             moved = drew = True
+                            # the drawer holds the turn (a dealer's draw is no longer owed)
+                            draw_seat, discard_seat = -1, seat
                             continue
-                elif (
-                    kind == "discard"
-                    and quiet_discard
-                    and seat == turn
-                    and phase in (ACT, MUST_DISCARD)
-                    and not (owes_draw and seat == dealer)
-                ):
+                elif kind == "discard" and seat == discard_seat and quiet_discard:
                     t = index[code]
                     hand = concealed[seat]
                     if (
-                        t < FIRST_BONUS
+                        t < bonus
                         and hand[t] > 0
                         and n_tiles[seat] + 3 * n_sets[seat] == 14
-                        and not (
-                            classic and ((initial and seat == dealer) or any(hand[FIRST_BONUS:]))
-                        )
+                        and not (classic and ((initial and seat == dealer) or any(hand[bonus:])))
                     ):
                         hand[t] -= 1
                         n_tiles[seat] -= 1
                         unseen = visible[t] == 0
                         visible[t] += 1
-                        live = Discard(seat, t, i, undrawn - reserve, (), unseen, True)
+                        live = discard(seat, t, i, undrawn - reserve, (), unseen, True)
                         discards[seat].append(live)
                         n_discards += 1
                         if seat == dealer:
                             initial = False
                         turn = (seat + 1) % n
-                        phase = WAIT
+                        phase = wait
                         drawn = None
                         moved = True
+                        draw_seat, discard_seat = turn, -1  # still quiet
                         continue
                 if moved:
                     self._write_turn(
@@ -589,6 +594,10 @@ class HKHand(MahjongHand):
                 initial, owes_draw = self.initial, self.dealer_owes_draw
                 quiet = not self.group and self.rob is None and not owes and self.kept is None
                 quiet_discard = quiet and not warnings and not pending and not partial
+                draw_seat = turn if quiet and phase == wait else -1
+                discard_seat = (
+                    turn if phase in holding and not (owes_draw and turn == dealer) else -1
+                )
         finally:
             if moved:
                 self._write_turn(

@@ -37,9 +37,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations
+from functools import cache
+from itertools import chain, combinations, repeat
 from typing import Any
 
+import msgspec
 from mjaudit.parts.replay.engine import turns
 from mjaudit.parts.replay.engine.findings import FindingClass, Stop
 from mjaudit.parts.replay.engine.turns import ACT, ENDED, MUST_DISCARD, WAIT
@@ -71,11 +73,29 @@ from mjaudit.parts.replay.rulesets.vn160.tiles import (
     is_rh,
     tile_limits,
 )
+from mjaudit.parts.schemas.event_columns import event_field
 
 CLAIM_RANK = {"win": 3, "kong": 2, "pung": 2, "chow": 1}
 WIND_CODES = ("E", "S", "W", "N")
 
 C, V, INFO = FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.INFO
+# A plain dict copy of the read-only MappingProxy, for lookups of a whole wall in C.
+_INDEX: dict[str, int] = dict(INDEX)
+
+
+@cache
+def known_codes(khung_sets: int) -> frozenset[str]:
+    """The codes :meth:`VNHand._known` accepts with ``khung_sets`` in play: #2 checks a
+    record's codes against them at set speed."""
+    limits = tile_limits(khung_sets)
+    return frozenset(c for c, t in INDEX.items() if limits[t] > 0)
+
+
+@cache
+def sorted_set(khung_sets: int) -> list[int]:
+    """The whole wall sorted (:func:`full_set` as a list): a wall is the set when it sorts
+    to this, a compare in C where two Counters compare in Python."""
+    return sorted(full_set(khung_sets).elements())
 
 
 def stands_for(t: int, kind: int, ru_domain: str) -> bool:
@@ -105,10 +125,12 @@ def chow_reading(tiles: list[int], claimed: int, ru_domain: str) -> int | None:
 
 # The red-flower (RH) khung tiles, which rh_must_be_declared makes bonus tiles too.
 _RH_TILES = tuple(t for t in range(50, N_TILES) if is_rh(t))
+_FLOWERS_AND_RH = tuple(x for x in range(34, N_TILES) if is_flower(x) or is_rh(x))
 
 
-@dataclass(slots=True)
-class Discard:
+class Discard(msgspec.Struct, gc=False):
+    """A discard (a C-built struct without cycles, as Hong Kong's)."""
+
     seat: int
     tile: int
     index: int
@@ -213,16 +235,15 @@ class VNHand(MahjongHand):
         if not 0 <= self.dealer < 4:
             self.hard(None, None, "RECORD_INVALID", f"dealer seat {self.dealer} does not exist")
         self._check_codes()
-        full = full_set(self.opts.khung_sets)
         wall = rec.get("wall")
         if wall is not None:
-            self.wall = [INDEX[c] for c in wall]
-            if Counter(self.wall) != full:
+            self.wall = list(map(_INDEX.__getitem__, wall))
+            if sorted(self.wall) != sorted_set(self.opts.khung_sets):
                 self.hard(
                     None,
                     None,
                     "DEAL_INVALID",
-                    f"the wall is not the {sum(full.values())}-tile set of vn-160",
+                    f"the wall is not the {len(sorted_set(self.opts.khung_sets))}-tile set of vn-160",
                 )
             dead = rec.get("dead_wall")
             if dead is not None and [INDEX[c] for c in dead] != self.wall[::-1][: len(dead)]:
@@ -248,16 +269,20 @@ class VNHand(MahjongHand):
                 "DEAL_INVALID",
                 f"dealt hand sizes {sizes}: 13 each and 14 (or 13 + first draw) for the dealer",
             )
+        seen, limits, n_tiles = self.seen, self.limits, self.n_tiles
         for seat, hand in enumerate(hands):
-            for c in hand:
-                t = INDEX[c]
-                self.concealed[seat][t] += 1
-                self.n_tiles[seat] += 1
-                self._see(None, t)
+            row = self.concealed[seat]
+            for t in map(_INDEX.__getitem__, hand):
+                row[t] += 1
+                n_tiles[seat] += 1
+                seen[t] += 1  # _see(None, t), inlined: it raises only past the limit
+                if seen[t] > limits[t]:
+                    seen[t] -= 1
+                    self._see(None, t)
         if self.wall is not None and rec.get("start_hands") is not None:
             expected = self._deal(sizes[self.dealer])
             for seat in range(4):
-                if Counter(INDEX[c] for c in hands[seat]) != Counter(expected[seat]):
+                if sorted(map(_INDEX.__getitem__, hands[seat])) != sorted(expected[seat]):
                     self.hard(
                         None,
                         seat,
@@ -297,12 +322,8 @@ class VNHand(MahjongHand):
     @staticmethod
     def _event_codes(ev: dict[str, Any]) -> list[object]:
         """The tile fields of an event that #2 checks."""
-        tile = ev.get("tile")
-        codes = [] if tile is None else [tile]
-        for key in ("tiles", "with"):  # most events have neither: no tuple per event
-            if more := ev.get(key):
-                codes += [c for c in more if c is not None]
-        return codes
+        codes = (ev.get("tile"), *(ev.get("tiles") or ()), *(ev.get("with") or ()))
+        return [c for c in codes if c is not None]
 
     def deal_admits(self, index: int, ev: dict[str, Any]) -> bool:
         """Would the deal raise what it raised with ``ev`` recorded at ``index`` as well?
@@ -313,10 +334,9 @@ class VNHand(MahjongHand):
     def _check_codes(self) -> None:
         """#2 UNKNOWN_TILE: every tile field is a vn-160 code of a khung set in play."""
         rec = self.record
-        known = {c for c, t in INDEX.items() if self.limits[t] > 0}  # once per hand
-
-        def ok(c: object) -> bool:  # as ``_known``, by a set lookup
-            return isinstance(c, str) and c in known
+        if self._codes_known(rec):
+            return  # the common case, at set speed; otherwise find the first offender
+        ok = self._known
 
         def bad(where: str, index: int | None, seat: int | None, c: object) -> None:
             self.hard(index, seat, "UNKNOWN_TILE", f"{where}: {c!r} is not a tile of this game")
@@ -329,11 +349,29 @@ class VNHand(MahjongHand):
             for c in hand:
                 if not ok(c):
                     bad(f"start hand of seat {seat}", None, seat, c)
-        codes_of = self._event_codes
         for i, ev in enumerate(rec["events"]):
-            for c in codes_of(ev):
-                if not (isinstance(c, str) and c in known):
+            for c in self._event_codes(ev):
+                if not ok(c):
                     bad(f"event {i} ({ev.get('type')})", i, ev.get("seat"), c)
+
+    def _codes_known(self, rec: dict[str, Any]) -> bool:
+        """Every code :meth:`_check_codes` reads is known (False: maybe not, look)."""
+        known = known_codes(self.opts.khung_sets)
+        events = rec["events"]
+        tiles = set(event_field(events, "tile"))
+        tiles.discard(None)
+        try:  # an unhashable value is no code: the caller's loop names it
+            return (
+                known.issuperset(rec.get("wall") or ())
+                and known.issuperset(rec.get("dead_wall") or ())
+                and all(map(known.issuperset, rec.get("start_hands") or ()))
+                and known.issuperset(tiles)
+                # a run or `with` as _event_codes unpacks it (a None in one: look)
+                and all(map(known.issuperset, filter(None, event_field(events, "tiles"))))
+                and all(map(known.issuperset, filter(None, event_field(events, "with"))))
+            )
+        except TypeError:
+            return False
 
     # -- queries -------------------------------------------------------------------------
 
@@ -478,9 +516,14 @@ class VNHand(MahjongHand):
             self.n_tiles[seat] -= 1
 
     def _gain(self, index: int, seat: int, t: int) -> None:
+        """A tile drawn into ``seat``'s hand (once an event: :meth:`_see` only past the limit)."""
         self.concealed[seat][t] += 1
         self.n_tiles[seat] += 1
-        self._see(index, t)
+        seen = self.seen
+        seen[t] += 1
+        if seen[t] > self.limits[t]:
+            seen[t] -= 1
+            self._see(index, t)
         self.undrawn -= 1
 
     def _check_wall(self, index: int, seat: int, t: int, replacement: bool) -> None:
@@ -514,10 +557,11 @@ class VNHand(MahjongHand):
     # -- events ------------------------------------------------------------------------
 
     def on_draw(self, index: int, ev: dict[str, Any]) -> None:
-        seat, t = ev["seat"], INDEX[ev["tile"]]
-        self._check_rob(seat)
-        self.resume(seat, turns.DRAW)
-        if self.live_count < 1:
+        seat, t = ev["seat"], _INDEX[ev["tile"]]
+        self.rob = None  # _check_rob(seat), inlined on the per-event paths
+        if self.kept is not None:
+            self.resume(seat, turns.DRAW)
+        if self.undrawn - self.reserve < 1:  # live_count
             self.hard(
                 index, seat, "DRAW_FROM_EMPTY_WALL", f"{self.player(seat)} draws from an empty wall"
             )
@@ -538,7 +582,8 @@ class VNHand(MahjongHand):
             elif self.own_turn(seat):
                 self.drawn = t
             return
-        self._missed_replacement(index, seat)
+        if self.owes:
+            self._missed_replacement(index, seat)
         entitled = self.phase == WAIT and seat == self.turn
         # another player's draw; a second draw by the turn player is flagged, not followed
         out_of_turn = not entitled and seat != self.turn
@@ -654,10 +699,12 @@ class VNHand(MahjongHand):
         return self.opts.rh_must_be_declared and any(hand[t] for t in _RH_TILES)
 
     def on_discard(self, index: int, ev: dict[str, Any]) -> None:
-        seat, t = ev["seat"], INDEX[ev["tile"]]
-        self._check_rob(seat)
-        self._missed_replacement(index, seat)
-        if not self.holds(seat, t):
+        seat, t = ev["seat"], _INDEX[ev["tile"]]
+        self.rob = None  # _check_rob(seat)
+        if self.owes:
+            self._missed_replacement(index, seat)
+        hand = self.concealed[seat]
+        if not (self.partial or hand[t] >= 1):  # holds(seat, t)
             self.hard(
                 index,
                 seat,
@@ -671,9 +718,10 @@ class VNHand(MahjongHand):
                 "DEAL_INVALID",
                 "the dealer was dealt 13 tiles and discards without the first draw",
             )
-        self.resume(seat, turns.DISCARD)
+        if self.kept is not None:
+            self.resume(seat, turns.DISCARD)
         # the turn player who skipped the draw still discards in turn (SHORT_HAND follows)
-        in_turn = self.own_turn(seat) or (seat == self.turn and self.phase == WAIT)
+        in_turn = seat == self.turn and self.phase in (ACT, MUST_DISCARD, WAIT)
         if not in_turn:
             self.viol(
                 index,
@@ -690,7 +738,9 @@ class VNHand(MahjongHand):
                 "BONUS_DISCARDED",
                 f"{self.player(seat)} discards the bonus tile {CODES[t]}",
             )
-        self._take(seat, [t])
+        if not self.partial:  # _take(seat, [t])
+            hand[t] -= 1
+            self.n_tiles[seat] -= 1
         ends_initial = in_turn and self.initial and seat == self.dealer
         if not self.partial:
             # #16: the initial phase must be complete: no flower held, no replacement owed
@@ -710,7 +760,7 @@ class VNHand(MahjongHand):
                     "FLOWER_NOT_DECLARED",
                     f"{self.player(s)} holds an undeclared flower when {self.player(seat)} {why}",
                 )
-        if self.size(seat) != 13:
+        if self.n_tiles[seat] + 3 * self.n_sets[seat] != 13:  # size(seat)
             self._check_size(index, seat, 13)
         d = Discard(seat, t, index, claimable=not bonus)
         self.discards[seat].append(d)
@@ -1002,7 +1052,7 @@ class VNHand(MahjongHand):
             if hand[t] < 1:
                 return None
             hand[t] -= 1
-        held = tuple(x for x in range(N_TILES) for _ in range(hand[x]))
+        held = tuple(chain.from_iterable(map(repeat, range(N_TILES), hand)))  # x, k times, in C
         melds = tuple(self.melds[seat])
         if len(held) + 3 * len(melds) != 13 or self.n_sets[seat] != len(melds):
             return None
@@ -1037,11 +1087,9 @@ class VNHand(MahjongHand):
             hand[t] += 1
         fixed = self._three_khung(seat) if source is WinSource.SELF_DRAW else None
         bonus_tile = is_bonus(t) and source is not WinSource.SELF_DRAW
-        flower_in = any(hand[x] for x in range(34, N_TILES) if is_flower(x) or is_rh(x))
+        flower_in = any(map(hand.__getitem__, _FLOWERS_AND_RH))
         if bonus_tile:
-            flower_in = any(
-                (hand[x] - (x == t)) for x in range(34, N_TILES) if is_flower(x) or is_rh(x)
-            )
+            flower_in = any((hand[x] - (x == t)) for x in _FLOWERS_AND_RH)
         score = None if ctx is None or flower_in else evaluate(ctx, self.opts)
         if fixed is not None and (score is None or score.phan < 6):
             score = fixed_score(fixed, self.opts)
