@@ -68,6 +68,7 @@ from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import DEFAULT_GAME, RULESETS, Game
 from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
+    GRAINS,
     INGEST_TABLES,
     ON_DISK_SUMMARIES,
     SUMMARY_TABLES,
@@ -157,8 +158,13 @@ def open_archive(
         kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
         con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
     # Stored totals cover every date: a scope of dates totals its own files.
-    stored = stored_totals(con, data) if scope.since is None and scope.until is None else {}
-    totals = _totals(con, {name: _in_scope(sql, scope) for name, sql in stored.items()})
+    dated = scope.since is not None or scope.until is not None
+    stored = {grain: {} if dated else stored_totals(con, data, grain=grain) for grain in GRAINS}
+    totals = _totals(
+        con,
+        {name: _in_scope(sql, scope) for name, sql in stored["whole"].items()},
+        {name: _in_scope(sql, scope) for name, sql in stored["place"].items()},
+    )
     return Archive(root, version, con, scope, files, totals)
 
 
@@ -178,15 +184,25 @@ def _in_scope(sql: str, scope: Scope) -> str:
 # player_patterns has 11M rows: 2 s); until then their queries read the files.
 TOTALLED = ("player_games", "player_fans")
 TOTALLED_LATER = ("player_patterns",)
+# The summary tables whose place totals (over sittings and days: a row per player,
+# ruleset, venue and table) the queries of a venue or table filter without dates read,
+# copied into schema ``places`` in the background from the replay's stored ones; an
+# archive without them reads the summary rows (the same figures).
+PLACED = ("player_games", "player_fans", "finding_counts", "player_patterns")
 
 
-def _totals(con: duckdb.DuckDBPyConnection, stored: dict[str, str]) -> threading.Thread:
+def _totals(
+    con: duckdb.DuckDBPyConnection, stored: dict[str, str], places: dict[str, str]
+) -> threading.Thread:
     """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
     same columns, its rows summed over game_id, venue, table and day (those left NULL):
     copied from ``stored`` (the replay's stored totals, :func:`stored_totals`) where it
-    has them, else summed here. A query's search path (:func:`totalled`) finds a table
-    there once it is made, else the one over the files: the same figures either way."""
+    has them, else summed here; schema ``places``: the PLACED tables ``places`` (their
+    stored place totals) has, copied in that thread. A query's search path
+    (:func:`totalled`) finds a table there once it is made, else the one over the files:
+    the same figures either way."""
     con.execute("CREATE SCHEMA totals")
+    con.execute("CREATE SCHEMA places")
     for name in (*TOTALLED, *TOTALLED_LATER):
         if name in stored:
             con.execute(f'CREATE TABLE totals."{name}" AS {stored[name]}')
@@ -205,6 +221,9 @@ def _totals(con: duckdb.DuckDBPyConnection, stored: dict[str, str]) -> threading
             for name in TOTALLED_LATER:
                 if name not in stored:
                     _total(later, name)
+            for name in PLACED:
+                if name in places:  # seen by other cursors once committed, whole
+                    later.execute(f'CREATE TABLE places."{name}" AS {places[name]}')
         except duckdb.Error:  # the archive was closed first: its queries read the files
             pass
         finally:
@@ -225,16 +244,18 @@ def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
 def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:
     """A cursor whose ``player_games``, ``player_fans`` and ``player_patterns`` are the
     totals (:func:`_totals`) when ``f`` selects no venue, table or dates (its game,
-    ruleset, source and players select on columns the totals keep), else ``con``."""
-    if f.venue or f.table or f.since or f.until:
+    ruleset, source and players select on columns the totals keep), or (``finding_counts``
+    too) the place totals when it selects a venue or table and no dates; else ``con``."""
+    if f.since or f.until:
         return con
+    schema = "places" if f.venue or f.table else "totals"
     have = con.execute(
-        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = 'totals'"
+        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = ?", [schema]
     ).fetchall()[0][0]
     if not have:  # a connection of queries.connect (mjaudit stats)
         return con
     cur = con.cursor()
-    cur.execute("SET search_path = 'totals,main'")
+    cur.execute(f"SET search_path = '{schema},main'")
     return cur
 
 

@@ -171,10 +171,12 @@ def shared_report(scope: StatsScope) -> StatsResult:
     request, filters = scope.request, scope.filters
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
-        # Figures over the whole archive (no dates, no grouping by venue, table or
-        # month) read the stored totals: a row per player and ruleset.
-        whole = request.by == "player" and request.since is None and request.until is None
-        con = connect(scope.store, filters.scope(), tables=STATS_TABLES, totals=whole)
+        # Figures over every date read the stored totals: a row per player and ruleset,
+        # or (grouped by venue or table) per player, ruleset, venue and table.
+        dated = request.since is not None or request.until is not None
+        grain = {"player": "whole", "venue": "place", "table": "place"}.get(request.by)
+        totals = False if dated or grain is None else grain
+        con = connect(scope.store, filters.scope(), tables=STATS_TABLES, totals=totals)
     except SummaryMissing as exc:
         raise StatsUsage(str(exc)) from None
     if request.fmt == "tsv":

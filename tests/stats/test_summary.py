@@ -36,7 +36,7 @@ from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir, Part
 from mjaudit.parts.replay.archive.totals import stored_totals, summed_columns
 from mjaudit.parts.replay.archive.update import replay_archive
-from mjaudit.parts.schemas.tables import TOTALLED_AWAY, TOTALS_OF, TOTALS_TABLES
+from mjaudit.parts.schemas.tables import GRAINS, TOTALS_GRAIN, TOTALS_OF, TOTALS_TABLES
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
@@ -308,10 +308,12 @@ def total_cap() -> int:
 # -- stored totals (replay/archive/totals.py) --------------------------------------------
 
 
-def _summed(store: DataDir, summary: str) -> pl.DataFrame:
-    """The definition of a stored total: the summary rows summed over TOTALLED_AWAY."""
+def _summed(store: DataDir, name: str) -> pl.DataFrame:
+    """The definition of a stored total: the summary rows summed over the columns its
+    grain sums away."""
+    summary = TOTALS_OF[name]
     summed = summed_columns(summary)
-    rows = store.scan(summary).drop(TOTALLED_AWAY).collect()
+    rows = store.scan(summary).drop(GRAINS[TOTALS_GRAIN[name]]).collect()
     keys = [c for c in rows.columns if c not in summed]
     return rows.group_by(keys).agg(pl.col(summed).sum()).sort(keys, nulls_last=True)
 
@@ -323,20 +325,22 @@ def _stored(store: DataDir, name: str) -> pl.DataFrame:
 
 
 def _totals_fresh(store: DataDir) -> set[str]:
+    """The totals tables that are of the committed summary files."""
     con = memory_db()
     try:
-        return set(stored_totals(con, store))
+        fresh = {(g, s) for g in GRAINS for s in stored_totals(con, store, grain=g)}
     finally:
         con.close()
+    return {name for name, s in TOTALS_OF.items() if (TOTALS_GRAIN[name], s) in fresh}
 
 
 def _check_totals(store: DataDir) -> None:
     """Every stored total is of the committed summary files and equals summing them (an
     empty one can carry no source digest: its summary is empty too)."""
     fresh = _totals_fresh(store)
-    for name, summary in TOTALS_OF.items():
-        want = _summed(store, summary)
-        assert (summary in fresh) == (want.height > 0), summary
+    for name in TOTALS_OF:
+        want = _summed(store, name)
+        assert (name in fresh) == (want.height > 0), name
         _same(_stored(store, name).select(want.columns), want, name)
 
 
@@ -378,6 +382,24 @@ def test_stored_totals_equal_the_summed_rows_and_the_hand_rows(archive: Path) ->
         _same(got, data.pattern_frequency_raw(memory, f), f"patterns {f}")
     mahjong = Filters(game="mahjong")  # what `mjaudit stats` counts when both are there
     assert _stats_csv(archive) == player_stats(connect(archive), mahjong).write_csv()
+    # The place totals: what a venue or table without dates reads (`--by venue`, the
+    # sidebar), copied into memory by the archive's background thread.
+    places = connect(archive, tables=STATS_TABLES, totals="place")
+    (rows,) = places.execute("SELECT count(*) FROM player_games").fetchall()[0]
+    assert rows == store.scan("player_place_totals").collect().height
+    (kept,) = memory.execute("SELECT count(*) FROM places.player_patterns").fetchall()[0]
+    assert kept == store.scan("pattern_place_totals").collect().height
+    venue = data.filter_options(memory)["venues"][0]
+    for f in (Filters(), mahjong, Filters(game="mahjong", venue=venue), Filters(table="T2")):
+        for by in ("player", "venue", "table"):
+            want = player_stats_raw(memory, f, by)
+            _same(player_stats(places, f, by), want, f"stats by {by} {f}")
+    for by in ("venue", "table"):
+        result = CliRunner().invoke(
+            app, ["stats", "--data", str(archive), "--format", "csv", "--by", by]
+        )
+        assert result.exit_code == 0, result.output
+        assert result.stdout == player_stats(connect(archive), mahjong, by).write_csv()
 
 
 def test_a_second_replay_updates_the_totals(tmp_path: Path) -> None:
@@ -396,7 +418,7 @@ def test_a_second_replay_updates_the_totals(tmp_path: Path) -> None:
         assert hands == store.scan("scores").collect().height  # every replayed seat
         seats.append(hands)
     assert seats[1] > seats[0] > 0
-    assert _totals_fresh(DataDir(root)) == set(TOTALS_OF.values())
+    assert _totals_fresh(DataDir(root)) == set(TOTALS_OF)
 
 
 def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
@@ -421,7 +443,7 @@ def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
     _check_totals(store)
     with store.writing():
         store.compact(["player_games"])
-    assert _totals_fresh(store) == set(TOTALS_OF.values()) - {"player_games"}
+    assert _totals_fresh(store) == set(TOTALS_OF) - {"player_totals", "player_place_totals"}
     con = connect(root, tables=STATS_TABLES, totals=True)
     (rows,) = con.execute("SELECT count(*) FROM player_games").fetchall()[0]
     assert rows == store.scan("player_games").collect().height  # the summary rows
