@@ -395,33 +395,48 @@ def _load_facts(
 _SCOPED_KEEP = 16  # the hand rows of this many player selections stay in memory
 
 
-def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
-    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
-    the sittings at which one of ``players`` sat (from ``player_games``), made once per
-    selection: what the hand figures of selected players need, without every hand."""
-    name = "players_" + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
+def _per_selection(
+    con: duckdb.DuckDBPyConnection,
+    prefix: str,
+    players: tuple[str, ...],
+    make: Callable[[str], None],
+) -> str:
+    """The schema ``prefix`` + a digest of ``players``, filled by ``make`` (given its
+    name) the first time; the _SCOPED_KEEP latest of ``prefix`` are kept."""
+    name = prefix + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
     with _FACTS_LOCK:
         have = [
             r[0]
             for r in con.execute(
-                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE 'players_%' "
-                "ORDER BY oid"
+                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE ? ORDER BY oid",
+                [prefix + "%"],
             ).fetchall()
         ]
         if name not in have:
-            games = [
-                r[0]
-                for r in con.execute(
-                    f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
-                    f"({_marks(players)}) ORDER BY 1",
-                    list(players),
-                ).fetchall()
-            ]
             con.execute(f'CREATE SCHEMA "{name}"')
-            _load_facts(con, name, games or [""])
+            make(name)
             for old in have[: max(0, len(have) + 1 - _SCOPED_KEEP)]:
                 con.execute(f'DROP SCHEMA "{old}" CASCADE')
     return name
+
+
+def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
+    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
+    the sittings at which one of ``players`` sat (from ``player_games``), made once per
+    selection: what the hand figures of selected players need, without every hand."""
+
+    def make(name: str) -> None:
+        games = [
+            r[0]
+            for r in con.execute(
+                f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
+                f"({_marks(players)}) ORDER BY 1",
+                list(players),
+            ).fetchall()
+        ]
+        _load_facts(con, name, games or [""])
+
+    return _per_selection(con, "players_", players, make)
 
 
 def with_players(fn: Callable[..., T]) -> Callable[..., T]:
@@ -622,41 +637,30 @@ def _chosen_schema(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> 
     per selection: a scan of ``player_games`` and one of ``player_pairs`` for their rows
     (0.4 s at 10M hands) instead of some per query, and queries of their sittings' days
     that read a few thousand rows instead of scanning 625k."""
-    key = "\x00".join(sorted(players)).encode()
-    name = "chosen_" + hashlib.sha1(key).hexdigest()[:16]
-    with _FACTS_LOCK:
-        have = [
-            r[0]
-            for r in con.execute(
-                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE 'chosen_%' "
-                "ORDER BY oid"
-            ).fetchall()
-        ]
-        if name not in have:
-            con.execute(f'CREATE SCHEMA "{name}"')
-            con.execute(
-                f"""CREATE TABLE "{name}".sel AS
-                SELECT g.game_id, g.ruleset, g.game, g.source_kind, g.venue, g."table", g.day,
-                       max(g.hands) AS sat
-                FROM main.player_games g WHERE g.player IN ({_marks(players)}) GROUP BY ALL""",
-                list(players),
-            )
-            keys = 'game_id, ruleset, game, source_kind, venue, "table", day'
-            con.execute(
-                f"""CREATE TABLE "{name}".met AS
-                SELECT DISTINCT {keys}, opponent AS player FROM main.player_pairs
-                WHERE player IN ({_marks(players)})
-                UNION SELECT DISTINCT {keys}, player FROM main.player_games
-                WHERE player IN ({_marks(players)})""",
-                [*players, *players],
-            )
-            con.execute(
-                f"""CREATE TABLE "{name}".days AS SELECT * FROM main.game_days
-                WHERE game_id IN (SELECT game_id FROM "{name}".sel)"""
-            )
-            for old in have[: max(0, len(have) + 1 - _SCOPED_KEEP)]:
-                con.execute(f'DROP SCHEMA "{old}" CASCADE')
-    return name
+
+    def make(name: str) -> None:
+        con.execute(
+            f"""CREATE TABLE "{name}".sel AS
+            SELECT g.game_id, g.ruleset, g.game, g.source_kind, g.venue, g."table", g.day,
+                   max(g.hands) AS sat
+            FROM main.player_games g WHERE g.player IN ({_marks(players)}) GROUP BY ALL""",
+            list(players),
+        )
+        keys = 'game_id, ruleset, game, source_kind, venue, "table", day'
+        con.execute(
+            f"""CREATE TABLE "{name}".met AS
+            SELECT DISTINCT {keys}, opponent AS player FROM main.player_pairs
+            WHERE player IN ({_marks(players)})
+            UNION SELECT DISTINCT {keys}, player FROM main.player_games
+            WHERE player IN ({_marks(players)})""",
+            [*players, *players],
+        )
+        con.execute(
+            f"""CREATE TABLE "{name}".days AS SELECT * FROM main.game_days
+            WHERE game_id IN (SELECT game_id FROM "{name}".sel)"""
+        )
+
+    return _per_selection(con, "chosen_", players, make)
 
 
 def _chosen(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[str, list[object]]:
