@@ -188,7 +188,7 @@ TOTALLED_LATER = ("player_patterns",)
 # ruleset, venue and table) the queries of a venue or table filter without dates read,
 # copied into schema ``places`` in the background from the replay's stored ones; an
 # archive without them reads the summary rows (the same figures).
-PLACED = ("player_games", "player_fans", "finding_counts", "player_patterns")
+PLACED = ("player_games", "player_fans")
 
 
 def _totals(
@@ -244,8 +244,8 @@ def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
 def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:
     """A cursor whose ``player_games``, ``player_fans`` and ``player_patterns`` are the
     totals (:func:`_totals`) when ``f`` selects no venue, table or dates (its game,
-    ruleset, source and players select on columns the totals keep), or (``finding_counts``
-    too) the place totals when it selects a venue or table and no dates; else ``con``."""
+    ruleset, source and players select on columns the totals keep), or the place totals
+    when it selects a venue or table and no dates; else ``con``."""
     if f.since or f.until:
         return con
     schema = "places" if f.venue or f.table else "totals"

@@ -564,6 +564,28 @@ def overview_raw(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -
     }
 
 
+def dates_select_every_day(data: DataDir, filters: Filters) -> bool:
+    """Whether ``filters``' dates keep every summary row their scope's files hold: each
+    has a day (the log gave a time) within them. Then the figures are those without the
+    dates, which the stored totals give: `--since 2000-01-01` over an archive that
+    starts later summed 2.5M player_games rows at 10M hands to print the totals."""
+    if filters.since is None and filters.until is None:
+        return True
+    con = memory_db()
+    try:
+        create_views(con, data, filters.scope(), tables=("game_days",))
+        first, last, undated = con.execute(
+            "SELECT min(day), max(day), count(*) FILTER (WHERE day IS NULL) FROM game_days"
+        ).fetchall()[0]
+    finally:
+        con.close()
+    if undated or first is None:
+        return first is None and not undated  # no rows: nothing to keep or lose
+    return (filters.since is None or filters.since <= first) and (
+        filters.until is None or last <= filters.until
+    )
+
+
 def not_replayed(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> int:
     """Hands that pass the filters but are not counted: ingested and not replayed yet
     (or of a ruleset without an engine)."""

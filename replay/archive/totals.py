@@ -74,7 +74,8 @@ def total_sql(
     """SELECT of ``summary``'s rows in ``source`` (SQL of a relation) summed over the
     columns ``away`` (by default per player and ruleset), in the totals' columns but
     ``source``, sorted by their key; ``exact``: its sums of doubles left fixed point (a
-    coarser total summed from it is then the one summed from the rows, bit for bit)."""
+    coarser total summed from it is then the one summed from the rows, bit for bit),
+    unsorted."""
     summed = summed_columns(summary)
     cols, keys = [], []
     for f in SUMMARY_TABLES[summary]:
@@ -88,7 +89,8 @@ def total_sql(
             cols.append(f'"{f.name}"')
             keys.append(f'"{f.name}"')
     key = ", ".join(keys)
-    return f"SELECT {', '.join(cols)} FROM {source} GROUP BY {key} ORDER BY {key} NULLS LAST"
+    order = "" if exact else f" ORDER BY {key} NULLS LAST"  # exact: summed again, then sorted
+    return f"SELECT {', '.join(cols)} FROM {source} GROUP BY {key}{order}"
 
 
 def _read(root: Path, rels: list[str]) -> str:
@@ -100,8 +102,9 @@ def totals_parts(data: DataDir, files: Mapping[str, list[str]], spill: Path) -> 
     """The totals of the summary tables whose files (relative paths) a commit will hold
     are ``files`` (summary table -> its files), one Part per totals table; DuckDB sums
     them within MEMORY_LIMIT, spilling to ``spill``. Each summary's files are read once:
-    its place totals, kept fixed point, are what its whole totals sum (exactly the sums
-    of its rows, and a small share of them: 4% of player_games' rows at 10M hands)."""
+    where it has place totals, those, kept fixed point, are what its whole totals sum
+    (exactly the sums of its rows, and a small share of them: 4% of player_games' rows
+    at 10M hands)."""
     root = data.root.resolve()
     con = duckdb.connect(
         ":memory:", config={"temp_directory": str(spill), "memory_limit": MEMORY_LIMIT}
@@ -110,17 +113,20 @@ def totals_parts(data: DataDir, files: Mapping[str, list[str]], spill: Path) -> 
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
         parts = []
-        summed: set[str] = set()
+        sources: dict[str, str] = {}  # summary -> what its totals are summed from
+        placed = {s for n, s in TOTALS_OF.items() if TOTALS_GRAIN[n] == "place"}
         for name, summary in TOTALS_OF.items():
             schema = TOTALS_TABLES[name]
             rels = files.get(summary, [])
             if rels:
-                if summary not in summed:  # the finest grain, from the files
-                    place = total_sql(summary, _read(root, rels), GRAINS["place"], exact=True)
-                    con.execute(f'CREATE OR REPLACE TEMP TABLE "place_{summary}" AS {place}')
-                    summed.add(summary)
+                if summary not in sources:
+                    sources[summary] = _read(root, rels)
+                    if summary in placed:  # the finest grain, from the files
+                        place = total_sql(summary, sources[summary], GRAINS["place"], True)
+                        con.execute(f'CREATE TEMP TABLE "place_{summary}" AS {place}')
+                        sources[summary] = f'"place_{summary}"'
                 away = GRAINS[TOTALS_GRAIN[name]]
-                rows = con.sql(total_sql(summary, f'"place_{summary}"', away)).to_arrow_table()
+                rows = con.sql(total_sql(summary, sources[summary], away)).to_arrow_table()
                 digest = pa.array([source_digest(rels)] * rows.num_rows, pa.string())
                 table = rows.append_column("source", digest).select(schema.names).cast(schema)
             else:

@@ -10,6 +10,7 @@ computed from the hand rows (the ``*_raw`` queries, the definitions).
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 from datetime import date
@@ -387,8 +388,8 @@ def test_stored_totals_equal_the_summed_rows_and_the_hand_rows(archive: Path) ->
     places = connect(archive, tables=STATS_TABLES, totals="place")
     (rows,) = places.execute("SELECT count(*) FROM player_games").fetchall()[0]
     assert rows == store.scan("player_place_totals").collect().height
-    (kept,) = memory.execute("SELECT count(*) FROM places.player_patterns").fetchall()[0]
-    assert kept == store.scan("pattern_place_totals").collect().height
+    (kept,) = memory.execute("SELECT count(*) FROM places.player_fans").fetchall()[0]
+    assert kept == store.scan("player_fan_place_totals").collect().height
     venue = data.filter_options(memory)["venues"][0]
     for f in (Filters(), mahjong, Filters(game="mahjong", venue=venue), Filters(table="T2")):
         for by in ("player", "venue", "table"):
@@ -496,3 +497,37 @@ def test_the_overview_of_chosen_players_sums_their_sittings_unless_one_was_left_
         for limit, offset in ((500, 0), (2, 1)):
             got = data.findings(con, f, limit=limit, offset=offset)
             _same(got, data.findings_raw(con, f, limit=limit, offset=offset), f"page {who}")
+
+
+def test_dates_that_keep_every_day_read_the_totals(archive: Path) -> None:
+    """``mjaudit stats --since`` a day before the archive's first (and ``--until`` after
+    its last) keeps every summary row, so it prints the totals' figures; a range that
+    cuts the archive sums the rows it keeps, as the hand rows give."""
+    from datetime import timedelta
+
+    from mjaudit.parts.dashboards.queries import dates_select_every_day
+
+    store = DataDir(archive)
+    days = store.scan("game_days").select("day").collect()["day"]
+    first, last = days.min(), days.max()
+    assert isinstance(first, date) and isinstance(last, date) and first < last
+    whole = days.null_count() == 0  # a hand with no time is never inside a date range
+    for since, until, keeps in (
+        (first, None, whole),
+        (first - timedelta(days=9), last, whole),
+        (None, last + timedelta(days=1), whole),
+        (first + timedelta(days=1), None, False),
+        (None, last - timedelta(days=1), False),
+    ):
+        f = Filters(game="mahjong", since=since, until=until)
+        assert dates_select_every_day(store, f) is keeps, (since, until)
+        args = ["stats", "--data", str(archive), "--format", "csv"]
+        args += ["--since", since.isoformat()] if since else []
+        args += ["--until", until.isoformat()] if until else []
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        memory = data.open_archive(archive).cursor()
+        data.load_facts(memory)
+        want = player_stats_raw(memory, f).write_csv()
+        got = pl.read_csv(io.StringIO(result.stdout))  # floats: to rounding, as _same says
+        _same(got, pl.read_csv(io.StringIO(want)), f"stats {since} {until}")
