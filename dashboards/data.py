@@ -630,30 +630,31 @@ _SAME_GROUP = " AND ".join(
 
 
 def _chosen_schema(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
-    """A schema of the summary groups at which one of ``players`` sat (``sel``: each
-    group's key and the most hands one of them sat there, ``sat``) and who they sat with
-    there (``met``: a row per group and player, theirs and their opponents' in
-    ``player_pairs``), and the ``game_days`` rows of their sittings (``days``), made once
-    per selection: a scan of ``player_games`` and one of ``player_pairs`` for their rows
-    (0.4 s at 10M hands) instead of some per query, and queries of their sittings' days
-    that read a few thousand rows instead of scanning 625k."""
+    """A schema of what ``players`` (chosen in the sidebar, or the player page's one)
+    did, made once per selection: their ``player_games`` and ``player_pairs`` rows
+    (``mine``, ``pairs``), the summary groups they sat at (``sel``: each group's key and
+    the most hands one of them sat there, ``sat``), who sat there (``met``: theirs and
+    their opponents' rows in ``pairs``) and those sittings' ``game_days`` rows
+    (``days``). One scan of each summary for their rows (0.5 s at 10M hands), then every
+    filter reads a few thousand rows instead of scanning 2.5M and 7.5M from the files."""
 
     def make(name: str) -> None:
-        con.execute(
-            f"""CREATE TABLE "{name}".sel AS
-            SELECT g.game_id, g.ruleset, g.game, g.source_kind, g.venue, g."table", g.day,
-                   max(g.hands) AS sat
-            FROM main.player_games g WHERE g.player IN ({_marks(players)}) GROUP BY ALL""",
-            list(players),
-        )
+        marks = _marks(players)
+        for table, source in (("mine", "player_games"), ("pairs", "player_pairs")):
+            con.execute(
+                f"""CREATE TABLE "{name}".{table} AS
+                SELECT * FROM main.{source} WHERE player IN ({marks})""",
+                list(players),
+            )
         keys = 'game_id, ruleset, game, source_kind, venue, "table", day'
         con.execute(
+            f"""CREATE TABLE "{name}".sel AS
+            SELECT {keys}, max(hands) AS sat FROM "{name}".mine GROUP BY ALL"""
+        )
+        con.execute(
             f"""CREATE TABLE "{name}".met AS
-            SELECT DISTINCT {keys}, opponent AS player FROM main.player_pairs
-            WHERE player IN ({_marks(players)})
-            UNION SELECT DISTINCT {keys}, player FROM main.player_games
-            WHERE player IN ({_marks(players)})""",
-            [*players, *players],
+            SELECT DISTINCT {keys}, opponent AS player FROM "{name}".pairs
+            UNION SELECT DISTINCT {keys}, player FROM "{name}".mine"""
         )
         con.execute(
             f"""CREATE TABLE "{name}".days AS SELECT * FROM main.game_days
@@ -995,9 +996,11 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
     """One row per sitting, day and ruleset of ``player`` (replayed hands), in the order
     of their first hand under the filters (``at``), from the summary: the series behind
     the cumulative net and the moving win and deal-in rates.
-    The sidebar's player filter does not apply: the page is about this player."""
+    The sidebar's player filter does not apply: the page is about this player. Read from
+    their rows and their sittings' days (:func:`_chosen_schema`), kept per player."""
     where, params = f.summary_where()
     dwhere, dparams = f.summary_where("d")
+    chosen = _chosen_schema(con, (player,))
     return _frame(
         con,
         f"""
@@ -1006,12 +1009,12 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
                    sum(g.wins)::BIGINT AS wins, sum(g.win_hands)::BIGINT AS win_hands,
                    sum(g.self_draws)::BIGINT AS self_draws,
                    sum(g.deal_ins)::BIGINT AS deal_ins, sum(g.net) AS net
-            FROM player_games g WHERE g.player = ? AND {where}
+            FROM "{chosen}".mine g WHERE g.player = ? AND {where}
             GROUP BY g.game_id, g.day, g.ruleset
         ),
         starts AS (
             SELECT d.game_id, d.day, d.ruleset, min(d.first_at) AS at
-            FROM game_days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
+            FROM "{chosen}".days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
             GROUP BY ALL
         )
         {_SITTINGS_SERIES}
@@ -1139,12 +1142,12 @@ def head_to_head(
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
     points ``player`` paid them (hands they won and ``player`` lost) and received; with
     ``rulesets``, over those rulesets only (one unit: points of two units never add).
-    From ``player_pairs``, read from its files (only this player's rows are kept)."""
+    From this player's ``player_pairs`` rows, kept per player (:func:`_chosen_schema`)."""
     where, params = _rulesets_in(*f.summary_where(), "g.ruleset", rulesets)
     return _frame(
         con,
         f"""SELECT g.opponent, {_PAIR_SUMS}
-        FROM player_pairs g WHERE g.player = ? AND {where}
+        FROM "{_chosen_schema(con, (player,))}".pairs g WHERE g.player = ? AND {where}
         GROUP BY g.opponent ORDER BY hands DESC, opponent""",
         [player, *params],
     )
