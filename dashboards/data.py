@@ -189,6 +189,11 @@ TOTALLED_LATER = ("player_patterns",)
 # copied into schema ``places`` in the background from the replay's stored ones; an
 # archive without them reads the summary rows (the same figures).
 PLACED = ("player_games", "player_fans")
+# player_patterns summed over sittings, days and players too (a row per ruleset, venue,
+# table and pattern: some hundred rows of 11M at 10M hands), in the same thread: the
+# club's patterns of a venue or table without dates and with no player chosen
+# (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once more.
+CLUB_AWAY = ("game_id", "day", "player")
 
 
 def _totals(
@@ -198,11 +203,13 @@ def _totals(
     same columns, its rows summed over game_id, venue, table and day (those left NULL):
     copied from ``stored`` (the replay's stored totals, :func:`stored_totals`) where it
     has them, else summed here; schema ``places``: the PLACED tables ``places`` (their
-    stored place totals) has, copied in that thread. A query's search path
+    stored place totals) has, copied in that thread, and ``clubs.player_patterns``
+    (CLUB_AWAY) summed there. A query's search path
     (:func:`totalled`) finds a table there once it is made, else the one over the files:
     the same figures either way."""
     con.execute("CREATE SCHEMA totals")
     con.execute("CREATE SCHEMA places")
+    con.execute("CREATE SCHEMA clubs")
     for name in (*TOTALLED, *TOTALLED_LATER):
         if name in stored:
             con.execute(f'CREATE TABLE totals."{name}" AS {stored[name]}')
@@ -224,6 +231,9 @@ def _totals(
             for name in PLACED:
                 if name in places:  # seen by other cursors once committed, whole
                     later.execute(f'CREATE TABLE places."{name}" AS {places[name]}')
+            club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
+            clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
+            later.execute(f"CREATE TABLE clubs.player_patterns AS {clubbed}")
         except duckdb.Error:  # the archive was closed first: its queries read the files
             pass
         finally:
@@ -1224,6 +1234,20 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     )
 
 
+def _patterns_of(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
+    """The ``player_patterns`` a query under ``f`` sums (its search path's, see
+    :func:`totalled`), or ``clubs.player_patterns`` once made when ``f`` selects a venue
+    or table, no dates and no player: at 10M hands the fans page then sums some hundred
+    rows, not 11M from the files."""
+    if f.players or f.since or f.until or not (f.venue or f.table):
+        return "player_patterns"
+    (made,) = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'clubs' "
+        "AND table_name = 'player_patterns'"
+    ).fetchall()[0]
+    return "clubs.player_patterns" if made else "player_patterns"
+
+
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each pattern appears in wins (share of the ruleset's wins), and its fan:
     ``player_patterns`` (read from its files) over the wins of ``player_fans``."""
@@ -1238,7 +1262,7 @@ def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
         ),
         pats AS (
             SELECT g.ruleset, g.pattern, sum(g."rows") AS n, sum(g.fan_sum) / sum(g."rows") AS fan
-            FROM player_patterns g WHERE {pwhere}
+            FROM {_patterns_of(con, f)} g WHERE {pwhere}
             GROUP BY ALL
         )
         SELECT p.ruleset, p.pattern, p.n::BIGINT AS wins_with, p.n / w.wins AS share, p.fan
@@ -1754,7 +1778,7 @@ def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         c AS (
             SELECT g.pattern AS cuoc, sum(g.wins_with)::BIGINT AS wins_with,
                    sum(g."rows")::BIGINT AS "rows", sum(g.fan_sum) / sum(g."rows") AS value
-            FROM player_patterns g WHERE {pwhere}
+            FROM {_patterns_of(con, f)} g WHERE {pwhere}
             GROUP BY g.pattern
         )
         SELECT c.cuoc, c.wins_with, c."rows",
