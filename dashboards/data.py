@@ -185,14 +185,16 @@ def _in_scope(sql: str, scope: Scope) -> str:
 TOTALLED = ("player_games", "player_fans")
 TOTALLED_LATER = ("player_patterns",)
 # The summary tables whose place totals (over sittings and days: a row per player,
-# ruleset, venue and table) the queries of a venue or table filter without dates read,
-# copied into schema ``places`` in the background from the replay's stored ones; an
-# archive without them reads the summary rows (the same figures).
+# ruleset, venue and table) the queries of a venue or table filter without dates read:
+# views in schema ``places`` of the replay's stored ones (96k and 761k rows at 10M hands,
+# read from their files: copying them at open slowed the first pages); an archive
+# without them reads the summary rows (the same figures).
 PLACED = ("player_games", "player_fans")
 # player_patterns summed over sittings, days and players too (a row per ruleset, venue,
-# table and pattern: some hundred rows of 11M at 10M hands), in the same thread: the
-# club's patterns of a venue or table without dates and with no player chosen
-# (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once more.
+# table and pattern: some hundred rows of 11M at 10M hands), by the first query that
+# needs it: the club's patterns of a venue or table without dates and with no player
+# chosen (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once more;
+# not at open: its 0.6 s of CPU slowed the first pages.
 CLUB_AWAY = ("game_id", "day", "player")
 
 
@@ -202,14 +204,16 @@ def _totals(
     """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
     same columns, its rows summed over game_id, venue, table and day (those left NULL):
     copied from ``stored`` (the replay's stored totals, :func:`stored_totals`) where it
-    has them, else summed here; schema ``places``: the PLACED tables ``places`` (their
-    stored place totals) has, copied in that thread, and ``clubs.player_patterns``
-    (CLUB_AWAY) summed there. A query's search path
+    has them, else summed here; schema ``places``: views of the PLACED tables ``places``
+    (their stored place totals) has. A query's search path
     (:func:`totalled`) finds a table there once it is made, else the one over the files:
     the same figures either way."""
     con.execute("CREATE SCHEMA totals")
     con.execute("CREATE SCHEMA places")
     con.execute("CREATE SCHEMA clubs")
+    for name in PLACED:
+        if name in places:
+            con.execute(f'CREATE VIEW places."{name}" AS {places[name]}')
     for name in (*TOTALLED, *TOTALLED_LATER):
         if name in stored:
             con.execute(f'CREATE TABLE totals."{name}" AS {stored[name]}')
@@ -228,12 +232,6 @@ def _totals(
             for name in TOTALLED_LATER:
                 if name not in stored:
                     _total(later, name)
-            for name in PLACED:
-                if name in places:  # seen by other cursors once committed, whole
-                    later.execute(f'CREATE TABLE places."{name}" AS {places[name]}')
-            club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
-            clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
-            later.execute(f"CREATE TABLE clubs.player_patterns AS {clubbed}")
         except duckdb.Error:  # the archive was closed first: its queries read the files
             pass
         finally:
@@ -1236,16 +1234,21 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 def _patterns_of(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
     """The ``player_patterns`` a query under ``f`` sums (its search path's, see
-    :func:`totalled`), or ``clubs.player_patterns`` once made when ``f`` selects a venue
-    or table, no dates and no player: at 10M hands the fans page then sums some hundred
-    rows, not 11M from the files."""
+    :func:`totalled`), or ``clubs.player_patterns`` (CLUB_AWAY, made here the first
+    time) when ``f`` selects a venue or table, no dates and no player: at 10M hands the
+    fans page then sums some hundred rows, not 11M from the files, at each filter."""
     if f.players or f.since or f.until or not (f.venue or f.table):
         return "player_patterns"
-    (made,) = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'clubs' "
-        "AND table_name = 'player_patterns'"
-    ).fetchall()[0]
-    return "clubs.player_patterns" if made else "player_patterns"
+    with _FACTS_LOCK:
+        (made,) = con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'clubs' "
+            "AND table_name = 'player_patterns'"
+        ).fetchall()[0]
+        if not made:
+            club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
+            clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
+            con.execute(f"CREATE TABLE clubs.player_patterns AS {clubbed}")
+    return "clubs.player_patterns"
 
 
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
