@@ -12,8 +12,12 @@ into memory; the larger ones only the player and fans pages read (``player_patte
 loads the hand rows: the player page sums its sittings (``player_games``), the replayer
 lists sittings from ``game_days`` and reads one sitting's rows from the files by
 ``game_id`` (pushed down to the Parquet row groups), the findings list reads the page's
-sittings only. The figures the summaries cannot give (the hands a selected player sat
-at) read the hand rows of those players' sittings only (:func:`with_players`). Each
+sittings only. A venue or table filter without dates reads the stored place totals
+(:func:`totalled`). The player page and the players selected in the sidebar read those
+players' summary rows, copied once per player or selection (:func:`_chosen_schema`); the
+figures the summaries cannot give (the hands a selected player sat at, when a substitute
+took their seat for part of a sitting) read the hand rows of those players' sittings
+only (:func:`with_players`). Each
 summary query has its hand-row definition beside it (``*_raw``, marked
 :func:`hand_level`: the first one loads every hand row into memory as ``hand_facts``,
 ``seat_facts``, ``finding_facts``, ``fan_facts``), which tests/stats/test_summary.py
@@ -191,10 +195,10 @@ TOTALLED_LATER = ("player_patterns",)
 # without them reads the summary rows (the same figures).
 PLACED = ("player_games", "player_fans")
 # player_patterns summed over sittings, days and players too (a row per ruleset, venue,
-# table and pattern: some hundred rows of 11M at 10M hands), by the first query that
-# needs it: the club's patterns of a venue or table without dates and with no player
-# chosen (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once more;
-# not at open: its 0.6 s of CPU slowed the first pages.
+# table and pattern: some hundred rows of 11M at 10M hands), in a thread the first query
+# that needs it starts: the club's patterns of a venue or table without dates and with
+# no player chosen (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once
+# more; not at open: its 0.6-1 s of CPU slowed the first pages.
 CLUB_AWAY = ("game_id", "day", "player")
 
 
@@ -1234,21 +1238,45 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
 
 def _patterns_of(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
     """The ``player_patterns`` a query under ``f`` sums (its search path's, see
-    :func:`totalled`), or ``clubs.player_patterns`` (CLUB_AWAY, made here the first
-    time) when ``f`` selects a venue or table, no dates and no player: at 10M hands the
-    fans page then sums some hundred rows, not 11M from the files, at each filter."""
+    :func:`totalled`), or ``clubs.player_patterns`` (:func:`club_patterns`) once made,
+    when ``f`` selects a venue or table, no dates and no player: at 10M hands the fans
+    page then sums some hundred rows, not 11M from the files. The first such query
+    starts summing it in a thread and reads the files meanwhile (the same figures), so
+    the first render does not wait 1 s for a sum its filter changes will read."""
     if f.players or f.since or f.until or not (f.venue or f.table):
         return "player_patterns"
     with _FACTS_LOCK:
-        (made,) = con.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'clubs' "
-            "AND table_name = 'player_patterns'"
-        ).fetchall()[0]
-        if not made:
-            club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
-            clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
-            con.execute(f"CREATE TABLE clubs.player_patterns AS {clubbed}")
-    return "clubs.player_patterns"
+        names = {
+            r[0]
+            for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'clubs'"
+            ).fetchall()
+        }
+        if "player_patterns" in names:
+            return "clubs.player_patterns"
+        if "started" not in names:
+            con.execute("CREATE TABLE clubs.started (n INTEGER)")
+            cur = con.cursor()
+
+            def run() -> None:
+                try:
+                    club_patterns(cur)
+                except duckdb.Error:  # the archive was closed first
+                    pass
+                finally:
+                    cur.close()
+
+            # Not a daemon: a process that ends while DuckDB runs the query aborts.
+            threading.Thread(target=run, name="club-patterns").start()
+    return "player_patterns"
+
+
+def club_patterns(con: duckdb.DuckDBPyConnection) -> None:
+    """Make ``clubs.player_patterns``: ``player_patterns`` summed over CLUB_AWAY (a row
+    per ruleset, venue, table and pattern), in its own columns."""
+    club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
+    clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
+    con.execute(f"CREATE TABLE IF NOT EXISTS clubs.player_patterns AS {clubbed}")
 
 
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
