@@ -194,12 +194,6 @@ TOTALLED_LATER = ("player_patterns",)
 # read from their files: copying them at open slowed the first pages); an archive
 # without them reads the summary rows (the same figures).
 PLACED = ("player_games", "player_fans")
-# player_patterns summed over sittings, days and players too (a row per ruleset, venue,
-# table and pattern: some hundred rows of 11M at 10M hands), in a thread the first query
-# that needs it starts: the club's patterns of a venue or table without dates and with
-# no player chosen (:func:`_patterns_of`). Not stored: the replay would sum 11M rows once
-# more; not at open: its 0.6-1 s of CPU slowed the first pages.
-CLUB_AWAY = ("game_id", "day", "player")
 
 
 def _totals(
@@ -214,7 +208,6 @@ def _totals(
     the same figures either way."""
     con.execute("CREATE SCHEMA totals")
     con.execute("CREATE SCHEMA places")
-    con.execute("CREATE SCHEMA clubs")
     for name in PLACED:
         if name in places:
             con.execute(f'CREATE VIEW places."{name}" AS {places[name]}')
@@ -1236,49 +1229,6 @@ def fan_histogram_raw(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
     )
 
 
-def _patterns_of(con: duckdb.DuckDBPyConnection, f: Filters) -> str:
-    """The ``player_patterns`` a query under ``f`` sums (its search path's, see
-    :func:`totalled`), or ``clubs.player_patterns`` (:func:`club_patterns`) once made,
-    when ``f`` selects a venue or table, no dates and no player: at 10M hands the fans
-    page then sums some hundred rows, not 11M from the files. The first such query
-    starts summing it in a thread and reads the files meanwhile (the same figures), so
-    the first render does not wait 1 s for a sum its filter changes will read."""
-    if f.players or f.since or f.until or not (f.venue or f.table):
-        return "player_patterns"
-    with _FACTS_LOCK:
-        names = {
-            r[0]
-            for r in con.execute(
-                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'clubs'"
-            ).fetchall()
-        }
-        if "player_patterns" in names:
-            return "clubs.player_patterns"
-        if "started" not in names:
-            con.execute("CREATE TABLE clubs.started (n INTEGER)")
-            cur = con.cursor()
-
-            def run() -> None:
-                try:
-                    club_patterns(cur)
-                except duckdb.Error:  # the archive was closed first
-                    pass
-                finally:
-                    cur.close()
-
-            # Not a daemon: a process that ends while DuckDB runs the query aborts.
-            threading.Thread(target=run, name="club-patterns").start()
-    return "player_patterns"
-
-
-def club_patterns(con: duckdb.DuckDBPyConnection) -> None:
-    """Make ``clubs.player_patterns``: ``player_patterns`` summed over CLUB_AWAY (a row
-    per ruleset, venue, table and pattern), in its own columns."""
-    club = total_sql("player_patterns", 'raw."player_patterns"', CLUB_AWAY)
-    clubbed = as_summary("player_patterns", f"({club})", CLUB_AWAY)
-    con.execute(f"CREATE TABLE IF NOT EXISTS clubs.player_patterns AS {clubbed}")
-
-
 def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
     """How often each pattern appears in wins (share of the ruleset's wins), and its fan:
     ``player_patterns`` (read from its files) over the wins of ``player_fans``."""
@@ -1293,7 +1243,7 @@ def pattern_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFram
         ),
         pats AS (
             SELECT g.ruleset, g.pattern, sum(g."rows") AS n, sum(g.fan_sum) / sum(g."rows") AS fan
-            FROM {_patterns_of(con, f)} g WHERE {pwhere}
+            FROM player_patterns g WHERE {pwhere}
             GROUP BY ALL
         )
         SELECT p.ruleset, p.pattern, p.n::BIGINT AS wins_with, p.n / w.wins AS share, p.fan
@@ -1809,7 +1759,7 @@ def cuoc_frequency(con: duckdb.DuckDBPyConnection, f: Filters) -> pl.DataFrame:
         c AS (
             SELECT g.pattern AS cuoc, sum(g.wins_with)::BIGINT AS wins_with,
                    sum(g."rows")::BIGINT AS "rows", sum(g.fan_sum) / sum(g."rows") AS value
-            FROM {_patterns_of(con, f)} g WHERE {pwhere}
+            FROM player_patterns g WHERE {pwhere}
             GROUP BY g.pattern
         )
         SELECT c.cuoc, c.wins_with, c."rows",

@@ -395,15 +395,6 @@ def test_stored_totals_equal_the_summed_rows_and_the_hand_rows(archive: Path) ->
         for by in ("player", "venue", "table"):
             want = player_stats_raw(memory, f, by)
             _same(player_stats(places, f, by), want, f"stats by {by} {f}")
-    # The club's patterns of a venue or table (no dates, no player): summed once.
-    data.club_patterns(memory)
-    table = data.filter_options(memory)["tables"][0]
-    for f in (Filters(venue=venue), Filters(game="mahjong", table=table)):
-        assert data._patterns_of(memory, f) == "clubs.player_patterns"
-        got = data.pattern_frequency(memory, f)
-        _same(got, data.pattern_frequency_raw(memory, f), f"club patterns {f}")
-        got = data.cuoc_frequency(memory, f)
-        _same(got, data.cuoc_frequency_raw(memory, f), f"club cuoc {f}")
     for by in ("venue", "table"):
         result = CliRunner().invoke(
             app, ["stats", "--data", str(archive), "--format", "csv", "--by", by]
