@@ -12,8 +12,12 @@ into memory; the larger ones only the player and fans pages read (``player_patte
 loads the hand rows: the player page sums its sittings (``player_games``), the replayer
 lists sittings from ``game_days`` and reads one sitting's rows from the files by
 ``game_id`` (pushed down to the Parquet row groups), the findings list reads the page's
-sittings only. The figures the summaries cannot give (the hands a selected player sat
-at) read the hand rows of those players' sittings only (:func:`with_players`). Each
+sittings only. A venue or table filter without dates reads the stored place totals
+(:func:`totalled`). The player page and the players selected in the sidebar read those
+players' summary rows, copied once per player or selection (:func:`_chosen_schema`); the
+figures the summaries cannot give (the hands a selected player sat at, when a substitute
+took their seat for part of a sitting) read the hand rows of those players' sittings
+only (:func:`with_players`). Each
 summary query has its hand-row definition beside it (``*_raw``, marked
 :func:`hand_level`: the first one loads every hand row into memory as ``hand_facts``,
 ``seat_facts``, ``finding_facts``, ``fan_facts``), which tests/stats/test_summary.py
@@ -68,6 +72,7 @@ from mjaudit.parts.schemas.rows import records_from_tables
 from mjaudit.parts.schemas.rulesets import DEFAULT_GAME, RULESETS, Game
 from mjaudit.parts.schemas.tables import (
     ALL_TABLES,
+    GRAINS,
     INGEST_TABLES,
     ON_DISK_SUMMARIES,
     SUMMARY_TABLES,
@@ -157,8 +162,13 @@ def open_archive(
         kind = "VIEW" if name in ON_DISK_SUMMARIES else "TABLE"
         con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM raw."{name}"')
     # Stored totals cover every date: a scope of dates totals its own files.
-    stored = stored_totals(con, data) if scope.since is None and scope.until is None else {}
-    totals = _totals(con, {name: _in_scope(sql, scope) for name, sql in stored.items()})
+    dated = scope.since is not None or scope.until is not None
+    stored = {grain: {} if dated else stored_totals(con, data, grain=grain) for grain in GRAINS}
+    totals = _totals(
+        con,
+        {name: _in_scope(sql, scope) for name, sql in stored["whole"].items()},
+        {name: _in_scope(sql, scope) for name, sql in stored["place"].items()},
+    )
     return Archive(root, version, con, scope, files, totals)
 
 
@@ -178,15 +188,29 @@ def _in_scope(sql: str, scope: Scope) -> str:
 # player_patterns has 11M rows: 2 s); until then their queries read the files.
 TOTALLED = ("player_games", "player_fans")
 TOTALLED_LATER = ("player_patterns",)
+# The summary tables whose place totals (over sittings and days: a row per player,
+# ruleset, venue and table) the queries of a venue or table filter without dates read:
+# views in schema ``places`` of the replay's stored ones (96k and 761k rows at 10M hands,
+# read from their files: copying them at open slowed the first pages); an archive
+# without them reads the summary rows (the same figures).
+PLACED = ("player_games", "player_fans")
 
 
-def _totals(con: duckdb.DuckDBPyConnection, stored: dict[str, str]) -> threading.Thread:
+def _totals(
+    con: duckdb.DuckDBPyConnection, stored: dict[str, str], places: dict[str, str]
+) -> threading.Thread:
     """Schema ``totals``: each TOTALLED (then, in a thread, TOTALLED_LATER) table with the
     same columns, its rows summed over game_id, venue, table and day (those left NULL):
     copied from ``stored`` (the replay's stored totals, :func:`stored_totals`) where it
-    has them, else summed here. A query's search path (:func:`totalled`) finds a table
-    there once it is made, else the one over the files: the same figures either way."""
+    has them, else summed here; schema ``places``: views of the PLACED tables ``places``
+    (their stored place totals) has. A query's search path
+    (:func:`totalled`) finds a table there once it is made, else the one over the files:
+    the same figures either way."""
     con.execute("CREATE SCHEMA totals")
+    con.execute("CREATE SCHEMA places")
+    for name in PLACED:
+        if name in places:
+            con.execute(f'CREATE VIEW places."{name}" AS {places[name]}')
     for name in (*TOTALLED, *TOTALLED_LATER):
         if name in stored:
             con.execute(f'CREATE TABLE totals."{name}" AS {stored[name]}')
@@ -225,16 +249,18 @@ def _total(con: duckdb.DuckDBPyConnection, name: str) -> None:
 def totalled(con: duckdb.DuckDBPyConnection, f: Filters) -> duckdb.DuckDBPyConnection:
     """A cursor whose ``player_games``, ``player_fans`` and ``player_patterns`` are the
     totals (:func:`_totals`) when ``f`` selects no venue, table or dates (its game,
-    ruleset, source and players select on columns the totals keep), else ``con``."""
-    if f.venue or f.table or f.since or f.until:
+    ruleset, source and players select on columns the totals keep), or the place totals
+    when it selects a venue or table and no dates; else ``con``."""
+    if f.since or f.until:
         return con
+    schema = "places" if f.venue or f.table else "totals"
     have = con.execute(
-        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = 'totals'"
+        "SELECT count(*) FROM duckdb_schemas() WHERE schema_name = ?", [schema]
     ).fetchall()[0][0]
     if not have:  # a connection of queries.connect (mjaudit stats)
         return con
     cur = con.cursor()
-    cur.execute("SET search_path = 'totals,main'")
+    cur.execute(f"SET search_path = '{schema},main'")
     return cur
 
 
@@ -374,33 +400,48 @@ def _load_facts(
 _SCOPED_KEEP = 16  # the hand rows of this many player selections stay in memory
 
 
-def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
-    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
-    the sittings at which one of ``players`` sat (from ``player_games``), made once per
-    selection: what the hand figures of selected players need, without every hand."""
-    name = "players_" + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
+def _per_selection(
+    con: duckdb.DuckDBPyConnection,
+    prefix: str,
+    players: tuple[str, ...],
+    make: Callable[[str], None],
+) -> str:
+    """The schema ``prefix`` + a digest of ``players``, filled by ``make`` (given its
+    name) the first time; the _SCOPED_KEEP latest of ``prefix`` are kept."""
+    name = prefix + hashlib.sha1("\x00".join(sorted(players)).encode()).hexdigest()[:16]
     with _FACTS_LOCK:
         have = [
             r[0]
             for r in con.execute(
-                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE 'players_%' "
-                "ORDER BY oid"
+                "SELECT schema_name FROM duckdb_schemas() WHERE schema_name LIKE ? ORDER BY oid",
+                [prefix + "%"],
             ).fetchall()
         ]
         if name not in have:
-            games = [
-                r[0]
-                for r in con.execute(
-                    f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
-                    f"({_marks(players)}) ORDER BY 1",
-                    list(players),
-                ).fetchall()
-            ]
             con.execute(f'CREATE SCHEMA "{name}"')
-            _load_facts(con, name, games or [""])
+            make(name)
             for old in have[: max(0, len(have) + 1 - _SCOPED_KEEP)]:
                 con.execute(f'DROP SCHEMA "{old}" CASCADE')
     return name
+
+
+def _players_games(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
+    """A schema holding the hand-row tables (as :func:`load_facts` makes them) of only
+    the sittings at which one of ``players`` sat (from ``player_games``), made once per
+    selection: what the hand figures of selected players need, without every hand."""
+
+    def make(name: str) -> None:
+        games = [
+            r[0]
+            for r in con.execute(
+                f"SELECT DISTINCT game_id FROM main.player_games WHERE player IN "
+                f"({_marks(players)}) ORDER BY 1",
+                list(players),
+            ).fetchall()
+        ]
+        _load_facts(con, name, games or [""])
+
+    return _per_selection(con, "players_", players, make)
 
 
 def with_players(fn: Callable[..., T]) -> Callable[..., T]:
@@ -593,17 +634,48 @@ _SAME_GROUP = " AND ".join(
 )
 
 
-def _chosen(f: Filters) -> tuple[str, list[object]]:
+def _chosen_schema(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> str:
+    """A schema of what ``players`` (chosen in the sidebar, or the player page's one)
+    did, made once per selection: their ``player_games`` and ``player_pairs`` rows
+    (``mine``, ``pairs``), the summary groups they sat at (``sel``: each group's key and
+    the most hands one of them sat there, ``sat``), who sat there (``met``: theirs and
+    their opponents' rows in ``pairs``) and those sittings' ``game_days`` rows
+    (``days``). One scan of each summary for their rows (0.5 s at 10M hands), then every
+    filter reads a few thousand rows instead of scanning 2.5M and 7.5M from the files."""
+
+    def make(name: str) -> None:
+        marks = _marks(players)
+        for table, source in (("mine", "player_games"), ("pairs", "player_pairs")):
+            con.execute(
+                f"""CREATE TABLE "{name}".{table} AS
+                SELECT * FROM main.{source} WHERE player IN ({marks})""",
+                list(players),
+            )
+        keys = 'game_id, ruleset, game, source_kind, venue, "table", day'
+        con.execute(
+            f"""CREATE TABLE "{name}".sel AS
+            SELECT {keys}, max(hands) AS sat FROM "{name}".mine GROUP BY ALL"""
+        )
+        con.execute(
+            f"""CREATE TABLE "{name}".met AS
+            SELECT DISTINCT {keys}, opponent AS player FROM "{name}".pairs
+            UNION SELECT DISTINCT {keys}, player FROM "{name}".mine"""
+        )
+        con.execute(
+            f"""CREATE TABLE "{name}".days AS SELECT * FROM main.game_days
+            WHERE game_id IN (SELECT game_id FROM "{name}".sel)"""
+        )
+
+    return _per_selection(con, "chosen_", players, make)
+
+
+def _chosen(con: duckdb.DuckDBPyConnection, f: Filters) -> tuple[str, list[object]]:
     """The CTE ``sel``: each summary group (under the filters) at which a chosen player
     sat, with the most hands one of them sat there (``sat``)."""
     where, params = f.summary_where("g")
     return (
-        f"""sel AS (
-        SELECT g.game_id, g.ruleset, g.game, g.source_kind, g.venue, g."table", g.day,
-               max(g.hands) AS sat
-        FROM main.player_games g WHERE {where} AND g.player IN ({_marks(f.players)})
-        GROUP BY ALL)""",
-        [*params, *f.players],
+        f'sel AS (SELECT g.* FROM "{_chosen_schema(con, f.players)}".sel g WHERE {where})',
+        params,
     )
 
 
@@ -614,12 +686,12 @@ def _sat_whole_sittings(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
     chosen player's seat for some hands: which hands, only the hand rows say."""
     if _unreplayed(con):
         return False
-    sel, params = _chosen(f)
+    sel, params = _chosen(con, f)
     where, dparams = f.summary_where("d")
     (partial,) = _row(
         con,
         f"""WITH {sel}
-        SELECT count(*) FROM main.game_days d LEFT JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}
+        SELECT count(*) FROM "{_chosen_schema(con, f.players)}".days d LEFT JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}
         WHERE {where} AND d.game_id IN (SELECT game_id FROM sel)
               AND (sel.sat IS NULL OR sel.sat < d.hands)""",
         [*params, *dparams],
@@ -638,13 +710,15 @@ def _chosen_rows(f: Filters, alias: str) -> tuple[str, list[object]]:
     )
 
 
-def _of_chosen(f: Filters, alias: str) -> tuple[tuple[str, list[object]], str, list[object]]:
+def _of_chosen(
+    con: duckdb.DuckDBPyConnection, f: Filters, alias: str
+) -> tuple[tuple[str, list[object]], str, list[object]]:
     """For a summary query with players chosen (and :func:`_sat_whole_sittings`): the
     condition to add (`` AND ...``, its parameters) and the ``sel`` CTE to put first in
     its WITH list (``"sel AS (...),"``, its parameters); nothing without players."""
     if not f.players:
         return ("", []), "", []
-    sel, sel_params = _chosen(f)
+    sel, sel_params = _chosen(con, f)
     mine, mparams = _chosen_rows(f, alias)
     return (f" AND {mine}", mparams), f"{sel},", sel_params
 
@@ -652,20 +726,23 @@ def _of_chosen(f: Filters, alias: str) -> tuple[tuple[str, list[object]], str, l
 def _overview_of_players(con: duckdb.DuckDBPyConnection, f: Filters) -> dict[str, Any]:
     """The headline of the hands the chosen players sat at, from the summary rows of
     their sittings (:func:`_sat_whole_sittings` holds): a fraction of a second at 10M
-    hands, where reading those sittings' hand rows took 4.5 s."""
-    sel, sel_params = _chosen(f)
+    hands, where reading those sittings' hand rows took 4.5 s. Its players are those the
+    chosen ones met: a chosen player sat every hand of each group, so everyone else who
+    sat there has a ``player_pairs`` row beside them."""
+    sel, sel_params = _chosen(con, f)
     sittings, hands, wins, draws, first, last = _row(
         con,
         f"""WITH {sel}
         SELECT count(DISTINCT d.game_id), coalesce(sum(d.hands), 0)::BIGINT,
                coalesce(sum(d.wins), 0)::BIGINT, coalesce(sum(d.draws), 0)::BIGINT,
                min(d.day), max(d.day)
-        FROM main.game_days d JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}""",
+        FROM "{_chosen_schema(con, f.players)}".days d JOIN sel ON {_SAME_GROUP.format(a="d", b="sel")}""",
         sel_params,
     )
     (players,) = _row(
         con,
-        f"""WITH {sel} SELECT count(DISTINCT p.player) FROM main.player_games p
+        f"""WITH {sel} SELECT count(DISTINCT p.player)
+        FROM "{_chosen_schema(con, f.players)}".met p
         JOIN sel ON {_SAME_GROUP.format(a="p", b="sel")}""",
         sel_params,
     )
@@ -767,19 +844,26 @@ def activity(
     con: duckdb.DuckDBPyConnection, f: Filters, grain: str | None = None
 ) -> tuple[str, pl.DataFrame]:
     """Replayed hands, wins and exhaustive draws per day, week or month (``grain``, else
-    by the span of the filtered hands), and the grain used, from ``game_days`` (with
-    players selected, :func:`activity_raw`: the hands they sat at)."""
-    if f.players:
+    by the span of the filtered hands), and the grain used, from ``game_days``: with
+    players selected, the rows of the sittings they sat every hand of, else (a substitute
+    took a seat) :func:`activity_raw` over the hand rows of their sittings."""
+    if f.players and not _sat_whole_sittings(con, f):
         return with_players(activity_raw)(con, f, grain)
     where, params = f.summary_where()
-    grain = _grain(con, "game_days g", where, params, grain)
+    days = "game_days g"
+    if f.players:  # 5 s at 10M hands from the hand rows of two players' sittings
+        chosen = _chosen_schema(con, f.players)
+        days = f'"{chosen}".days g'
+        same = _SAME_GROUP.format(a="g", b="sel")
+        where += f' AND EXISTS (SELECT 1 FROM "{chosen}".sel sel WHERE {same})'
+    grain = _grain(con, days, where, params, grain)
     frame = _frame(
         con,
         f"""
         SELECT CAST(date_trunc('{grain}', g.day) AS DATE) AS period,
                sum(g.hands)::BIGINT AS hands, sum(g.wins)::BIGINT AS wins,
                sum(g.draws)::BIGINT AS draws
-        FROM game_days g WHERE {where}
+        FROM {days} WHERE {where}
         GROUP BY ALL ORDER BY period
         """,
         params,
@@ -917,9 +1001,11 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
     """One row per sitting, day and ruleset of ``player`` (replayed hands), in the order
     of their first hand under the filters (``at``), from the summary: the series behind
     the cumulative net and the moving win and deal-in rates.
-    The sidebar's player filter does not apply: the page is about this player."""
+    The sidebar's player filter does not apply: the page is about this player. Read from
+    their rows and their sittings' days (:func:`_chosen_schema`), kept per player."""
     where, params = f.summary_where()
     dwhere, dparams = f.summary_where("d")
+    chosen = _chosen_schema(con, (player,))
     return _frame(
         con,
         f"""
@@ -928,12 +1014,12 @@ def player_sittings(con: duckdb.DuckDBPyConnection, f: Filters, player: str) -> 
                    sum(g.wins)::BIGINT AS wins, sum(g.win_hands)::BIGINT AS win_hands,
                    sum(g.self_draws)::BIGINT AS self_draws,
                    sum(g.deal_ins)::BIGINT AS deal_ins, sum(g.net) AS net
-            FROM player_games g WHERE g.player = ? AND {where}
+            FROM "{chosen}".mine g WHERE g.player = ? AND {where}
             GROUP BY g.game_id, g.day, g.ruleset
         ),
         starts AS (
             SELECT d.game_id, d.day, d.ruleset, min(d.first_at) AS at
-            FROM game_days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
+            FROM "{chosen}".days d WHERE {dwhere} AND d.game_id IN (SELECT game_id FROM mine)
             GROUP BY ALL
         )
         {_SITTINGS_SERIES}
@@ -1061,12 +1147,12 @@ def head_to_head(
     """Per opponent: hands together, both nets, wins, deal-ins into each other, and the
     points ``player`` paid them (hands they won and ``player`` lost) and received; with
     ``rulesets``, over those rulesets only (one unit: points of two units never add).
-    From ``player_pairs``, read from its files (only this player's rows are kept)."""
+    From this player's ``player_pairs`` rows, kept per player (:func:`_chosen_schema`)."""
     where, params = _rulesets_in(*f.summary_where(), "g.ruleset", rulesets)
     return _frame(
         con,
         f"""SELECT g.opponent, {_PAIR_SUMS}
-        FROM player_pairs g WHERE g.player = ? AND {where}
+        FROM "{_chosen_schema(con, (player,))}".pairs g WHERE g.player = ? AND {where}
         GROUP BY g.opponent ORDER BY hands DESC, opponent""",
         [player, *params],
     )
@@ -1348,7 +1434,7 @@ def findings(
         if values:
             where += f" AND g.{column} IN ({_marks(values)})"
             params = [*params, *values]
-    chosen, cte, cte_params = _of_chosen(f, "g")
+    chosen, cte, cte_params = _of_chosen(con, f, "g")
     where, params = where + chosen[0], [*params, *chosen[1]]
     # The sittings whose findings can be on this page: newest last hand first, those
     # holding the first offset + limit findings (at most that many sittings: each has
@@ -1405,13 +1491,16 @@ def findings(
 
 def _spans(f: Filters) -> tuple[str, list[object]]:
     """SQL of each sitting's first and last hand (game_id, first_at, last_at) under the
-    filters, from ``game_days`` (with no filter, the in-memory ``totals.spans``)."""
-    if f == Filters():
+    filters, of the sittings in ``c`` (the findings' CTE), from ``game_days``; with no
+    filter but players (spans do not depend on who sat), the in-memory ``totals.spans``.
+    Grouping only c's sittings: with players chosen, a few thousand of 625k at 10M."""
+    if replace(f, players=()) == Filters():
         return "SELECT game_id, first_at, last_at FROM totals.spans", []
     where, params = f.summary_where("d")
     return (
         f"""SELECT d.game_id, min(d.first_at) AS first_at, max(d.last_at) AS last_at
-        FROM game_days d WHERE {where} GROUP BY d.game_id""",
+        FROM game_days d WHERE {where} AND d.game_id IN (SELECT game_id FROM c)
+        GROUP BY d.game_id""",
         params,
     )
 
@@ -1473,7 +1562,7 @@ def finding_counts(
         if values:
             where += f" AND g.{column} IN ({_marks(values)})"
             params = [*params, *values]
-    chosen, cte, cte_params = _of_chosen(f, "g")
+    chosen, cte, cte_params = _of_chosen(con, f, "g")
     with_ = f"WITH {cte.rstrip(', ')} " if cte else ""
     where, params = where + chosen[0], [*cte_params, *params, *chosen[1]]
     return {

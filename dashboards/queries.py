@@ -99,23 +99,25 @@ def connect(
     data_dir: Path | str | DataDir,
     scope: Scope | None = None,
     tables: Iterable[str] | None = None,
-    totals: bool = False,
+    totals: bool | str = False,
 ) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with a view per table over the data folder's committed files;
     with a ``scope``, only over the files that can hold hands in it (the others are not
     read at all); with ``tables``, only views of those tables (a view reads every one of
     its files' footers when it is made: ``mjaudit stats`` needs no events view). Naming a
     summary table in ``tables`` raises SummaryMissing for a folder replayed before them.
-    With ``totals`` (for queries with no venue, table or date filter and no grouping by
-    them), each summary table with stored totals of its committed files is a view of
-    those (replay/archive/totals.py: a row per player and ruleset), the others as
-    without."""
+    With ``totals`` (True or "whole": for queries with no venue, table or date filter and
+    no grouping by them; "place": with no date filter and no grouping by month), each
+    summary table with stored totals of that grain of its committed files is a view of
+    those (replay/archive/totals.py: a row per player and ruleset, or per player,
+    ruleset, venue and table), the others as without."""
     data = _existing(data_dir)
     if tables is not None and set(tables) & set(SUMMARY_TABLES):  # a statistics reader
         require_summaries(data)
     con = memory_db()
     manifest = data.manifest()
-    stored = stored_totals(con, data, manifest) if totals else {}
+    grain = "whole" if totals is True else totals
+    stored = stored_totals(con, data, manifest, grain) if grain else {}
     wanted = set(manifest["tables"]) | set(ALL_TABLES) if tables is None else set(tables)
     create_views(con, data, scope, tables=wanted - set(stored))
     for name in sorted(wanted & set(stored)):
@@ -560,6 +562,28 @@ def overview_raw(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -
         "last": last,
         "exhaustive_draw_rate": (draws / hands) if hands else None,
     }
+
+
+def dates_select_every_day(data: DataDir, filters: Filters) -> bool:
+    """Whether ``filters``' dates keep every summary row their scope's files hold: each
+    has a day (the log gave a time) within them. Then the figures are those without the
+    dates, which the stored totals give: `--since 2000-01-01` over an archive that
+    starts later summed 2.5M player_games rows at 10M hands to print the totals."""
+    if filters.since is None and filters.until is None:
+        return True
+    con = memory_db()
+    try:
+        create_views(con, data, filters.scope(), tables=("game_days",))
+        first, last, undated = con.execute(
+            "SELECT min(day), max(day), count(*) FILTER (WHERE day IS NULL) FROM game_days"
+        ).fetchall()[0]
+    finally:
+        con.close()
+    if undated or first is None:
+        return first is None and not undated  # no rows: nothing to keep or lose
+    return (filters.since is None or filters.since <= first) and (
+        filters.until is None or last <= filters.until
+    )
 
 
 def not_replayed(con: duckdb.DuckDBPyConnection, filters: Filters = Filters()) -> int:

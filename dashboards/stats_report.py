@@ -162,6 +162,7 @@ def shared_report(scope: StatsScope) -> StatsResult:
         MixedUnits,
         SummaryMissing,
         connect,
+        dates_select_every_day,
         not_replayed,
         player_stats,
         summary_tsv,
@@ -169,20 +170,25 @@ def shared_report(scope: StatsScope) -> StatsResult:
     from mjaudit.parts.dashboards.terminal import fan_pairs, stats_table
 
     request, filters = scope.request, scope.filters
+    summed = filters  # the filters of the figures (the count of hands not replayed: all)
     # Only the partitions the filters can select are read (ingest.partitions).
     try:
-        # Figures over the whole archive (no dates, no grouping by venue, table or
-        # month) read the stored totals: a row per player and ruleset.
-        whole = request.by == "player" and request.since is None and request.until is None
-        con = connect(scope.store, filters.scope(), tables=STATS_TABLES, totals=whole)
+        # Figures over every date read the stored totals: a row per player and ruleset,
+        # or (grouped by venue or table) per player, ruleset, venue and table.
+        grain = {"player": "whole", "venue": "place", "table": "place"}.get(request.by)
+        if grain and dates_select_every_day(scope.store, filters):
+            summed = replace(filters, since=None, until=None)
+        dated = summed.since is not None or summed.until is not None
+        totals = False if dated or grain is None else grain
+        con = connect(scope.store, filters.scope(), tables=STATS_TABLES, totals=totals)
     except SummaryMissing as exc:
         raise StatsUsage(str(exc)) from None
     if request.fmt == "tsv":
         try:
-            return StatsResult(text=summary_tsv(con, filters))
+            return StatsResult(text=summary_tsv(con, summed))
         except MixedUnits as exc:
             raise StatsUsage(str(exc)) from None
-    frame = player_stats(con, filters, by=request.by, min_hands=request.min_hands)
+    frame = player_stats(con, summed, by=request.by, min_hands=request.min_hands)
     pending = not_replayed(con, filters)
     notes = (
         (

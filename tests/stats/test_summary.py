@@ -10,6 +10,7 @@ computed from the hand rows (the ``*_raw`` queries, the definitions).
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 from datetime import date
@@ -36,7 +37,7 @@ from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir, Part
 from mjaudit.parts.replay.archive.totals import stored_totals, summed_columns
 from mjaudit.parts.replay.archive.update import replay_archive
-from mjaudit.parts.schemas.tables import TOTALLED_AWAY, TOTALS_OF, TOTALS_TABLES
+from mjaudit.parts.schemas.tables import GRAINS, TOTALS_GRAIN, TOTALS_OF, TOTALS_TABLES
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
@@ -308,10 +309,12 @@ def total_cap() -> int:
 # -- stored totals (replay/archive/totals.py) --------------------------------------------
 
 
-def _summed(store: DataDir, summary: str) -> pl.DataFrame:
-    """The definition of a stored total: the summary rows summed over TOTALLED_AWAY."""
+def _summed(store: DataDir, name: str) -> pl.DataFrame:
+    """The definition of a stored total: the summary rows summed over the columns its
+    grain sums away."""
+    summary = TOTALS_OF[name]
     summed = summed_columns(summary)
-    rows = store.scan(summary).drop(TOTALLED_AWAY).collect()
+    rows = store.scan(summary).drop(GRAINS[TOTALS_GRAIN[name]]).collect()
     keys = [c for c in rows.columns if c not in summed]
     return rows.group_by(keys).agg(pl.col(summed).sum()).sort(keys, nulls_last=True)
 
@@ -323,20 +326,22 @@ def _stored(store: DataDir, name: str) -> pl.DataFrame:
 
 
 def _totals_fresh(store: DataDir) -> set[str]:
+    """The totals tables that are of the committed summary files."""
     con = memory_db()
     try:
-        return set(stored_totals(con, store))
+        fresh = {(g, s) for g in GRAINS for s in stored_totals(con, store, grain=g)}
     finally:
         con.close()
+    return {name for name, s in TOTALS_OF.items() if (TOTALS_GRAIN[name], s) in fresh}
 
 
 def _check_totals(store: DataDir) -> None:
     """Every stored total is of the committed summary files and equals summing them (an
     empty one can carry no source digest: its summary is empty too)."""
     fresh = _totals_fresh(store)
-    for name, summary in TOTALS_OF.items():
-        want = _summed(store, summary)
-        assert (summary in fresh) == (want.height > 0), summary
+    for name in TOTALS_OF:
+        want = _summed(store, name)
+        assert (name in fresh) == (want.height > 0), name
         _same(_stored(store, name).select(want.columns), want, name)
 
 
@@ -378,6 +383,24 @@ def test_stored_totals_equal_the_summed_rows_and_the_hand_rows(archive: Path) ->
         _same(got, data.pattern_frequency_raw(memory, f), f"patterns {f}")
     mahjong = Filters(game="mahjong")  # what `mjaudit stats` counts when both are there
     assert _stats_csv(archive) == player_stats(connect(archive), mahjong).write_csv()
+    # The place totals: what a venue or table without dates reads (`--by venue`, the
+    # sidebar), copied into memory by the archive's background thread.
+    places = connect(archive, tables=STATS_TABLES, totals="place")
+    (rows,) = places.execute("SELECT count(*) FROM player_games").fetchall()[0]
+    assert rows == store.scan("player_place_totals").collect().height
+    (kept,) = memory.execute("SELECT count(*) FROM places.player_fans").fetchall()[0]
+    assert kept == store.scan("player_fan_place_totals").collect().height
+    venue = data.filter_options(memory)["venues"][0]
+    for f in (Filters(), mahjong, Filters(game="mahjong", venue=venue), Filters(table="T2")):
+        for by in ("player", "venue", "table"):
+            want = player_stats_raw(memory, f, by)
+            _same(player_stats(places, f, by), want, f"stats by {by} {f}")
+    for by in ("venue", "table"):
+        result = CliRunner().invoke(
+            app, ["stats", "--data", str(archive), "--format", "csv", "--by", by]
+        )
+        assert result.exit_code == 0, result.output
+        assert result.stdout == player_stats(connect(archive), mahjong, by).write_csv()
 
 
 def test_a_second_replay_updates_the_totals(tmp_path: Path) -> None:
@@ -396,7 +419,7 @@ def test_a_second_replay_updates_the_totals(tmp_path: Path) -> None:
         assert hands == store.scan("scores").collect().height  # every replayed seat
         seats.append(hands)
     assert seats[1] > seats[0] > 0
-    assert _totals_fresh(DataDir(root)) == set(TOTALS_OF.values())
+    assert _totals_fresh(DataDir(root)) == set(TOTALS_OF)
 
 
 def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
@@ -421,7 +444,7 @@ def test_an_archive_without_totals_or_with_stale_ones_sums_the_rows(
     _check_totals(store)
     with store.writing():
         store.compact(["player_games"])
-    assert _totals_fresh(store) == set(TOTALS_OF.values()) - {"player_games"}
+    assert _totals_fresh(store) == set(TOTALS_OF) - {"player_totals", "player_place_totals"}
     con = connect(root, tables=STATS_TABLES, totals=True)
     (rows,) = con.execute("SELECT count(*) FROM player_games").fetchall()[0]
     assert rows == store.scan("player_games").collect().height  # the summary rows
@@ -474,3 +497,37 @@ def test_the_overview_of_chosen_players_sums_their_sittings_unless_one_was_left_
         for limit, offset in ((500, 0), (2, 1)):
             got = data.findings(con, f, limit=limit, offset=offset)
             _same(got, data.findings_raw(con, f, limit=limit, offset=offset), f"page {who}")
+
+
+def test_dates_that_keep_every_day_read_the_totals(archive: Path) -> None:
+    """``mjaudit stats --since`` a day before the archive's first (and ``--until`` after
+    its last) keeps every summary row, so it prints the totals' figures; a range that
+    cuts the archive sums the rows it keeps, as the hand rows give."""
+    from datetime import timedelta
+
+    from mjaudit.parts.dashboards.queries import dates_select_every_day
+
+    store = DataDir(archive)
+    days = store.scan("game_days").select("day").collect()["day"]
+    first, last = days.min(), days.max()
+    assert isinstance(first, date) and isinstance(last, date) and first < last
+    whole = days.null_count() == 0  # a hand with no time is never inside a date range
+    for since, until, keeps in (
+        (first, None, whole),
+        (first - timedelta(days=9), last, whole),
+        (None, last + timedelta(days=1), whole),
+        (first + timedelta(days=1), None, False),
+        (None, last - timedelta(days=1), False),
+    ):
+        f = Filters(game="mahjong", since=since, until=until)
+        assert dates_select_every_day(store, f) is keeps, (since, until)
+        args = ["stats", "--data", str(archive), "--format", "csv"]
+        args += ["--since", since.isoformat()] if since else []
+        args += ["--until", until.isoformat()] if until else []
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        memory = data.open_archive(archive).cursor()
+        data.load_facts(memory)
+        want = player_stats_raw(memory, f).write_csv()
+        got = pl.read_csv(io.StringIO(result.stdout))  # floats: to rounding, as _same says
+        _same(got, pl.read_csv(io.StringIO(want)), f"stats {since} {until}")
