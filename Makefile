@@ -39,8 +39,11 @@ browser:
 lint: env
 	$(BIN)/ruff check .
 
+# Every core runs tests (pytest-xdist): a test file stays on one worker (tests/conftest.py).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 demo: $(DEMO_STAMP)
 	$(BIN)/mjaudit demo

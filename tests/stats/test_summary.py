@@ -72,7 +72,7 @@ def _logs(folder: Path) -> list[str]:
     return [str(hk_archive.write_logs(folder)), str(mixed), str(more), str(EXAMPLE_SHEET)]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per worker: the slices below may run on both
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("summary")
     root = folder / "data"
@@ -182,7 +182,16 @@ def test_the_archive_has_every_kind_of_hand(archive: Path) -> None:
     assert head["hands"] == head["replayed"] > 0 and head["violations"] > 0
 
 
-def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> None:
+# The combinations are compared in slices (every SLICES-th one from a start), each a test
+# of its own group, so that `make test`'s workers share the longest test of the suite.
+SLICES = 6
+
+
+@pytest.mark.parametrize(
+    "start",
+    [pytest.param(k, marks=pytest.mark.xdist_group(f"summary-slice-{k}")) for k in range(SLICES)],
+)
+def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path, start: int) -> None:
     opened = data.open_archive(archive)
     assert opened.totals is not None
     opened.totals.join()  # the totals of filters with no venue, table or dates: all made
@@ -193,7 +202,7 @@ def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> 
     _same(data.finding_options(con), data.finding_options_raw(con), "finding_options")
     checked = 0
     everyone = data.filter_options(con)["players"]
-    for f in _filters(data.filter_options(con)):
+    for f in _filters(data.filter_options(con))[start::SLICES]:
         # With players selected, the hand figures (overview, activity, findings) are read
         # from the hand rows of only the sittings they sat at: compared with all of them.
         for name, summary, raw in PAIRS:
@@ -212,7 +221,7 @@ def test_summary_figures_equal_the_hand_rows_for_every_filter(archive: Path) -> 
             for by in SUMMARY_GROUPS:
                 _same(player_stats(con, f, by), player_stats_raw(con, f, by), f"by {by} {f}")
                 checked += 1
-    assert checked > 3_000
+    assert checked > 3_000 // SLICES
 
 
 def test_one_sitting_reads_its_rows_from_the_files(archive: Path) -> None:
