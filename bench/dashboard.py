@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from mjaudit.parts.dashboards.table_view import table_view  # noqa: E402
 from mjaudit.parts.ingest.store import DataDir, Part  # noqa: E402
-from mjaudit.parts.replay.archive.summary import summary_tables  # noqa: E402
+from mjaudit.parts.replay.archive.summary import SORT, summary_tables  # noqa: E402
 from mjaudit.parts.replay.archive.totals import refresh_totals, totals_parts  # noqa: E402
 from mjaudit.parts.schemas.records import parse_record  # noqa: E402
 from mjaudit.parts.schemas.rows import RowBuffers  # noqa: E402
@@ -386,7 +386,10 @@ def _chunk(
         "recorded_results": recorded,
         "quarantine": ALL_TABLES["quarantine"].empty_table(),
         **replayed,
-        **summary_tables(hand_rows, replayed),  # as the replay writes them
+        **{  # as the replay writes them, in its order
+            name: pl.from_arrow(rows).sort(SORT[name], nulls_last=True).to_arrow().cast(rows.schema)
+            for name, rows in summary_tables(hand_rows, replayed).items()
+        },
     }
 
 

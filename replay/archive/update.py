@@ -40,8 +40,8 @@ from mjaudit.parts.replay.archive.plan import (
     stale_games,
 )
 from mjaudit.parts.replay.archive.ranges import GameRange, in_range, ranges_of
+from mjaudit.parts.replay.archive.summary import PLAYER_ORDERED, summary_tables
 from mjaudit.parts.replay.archive.summary import SORT as SUMMARY_SORT
-from mjaudit.parts.replay.archive.summary import summary_tables
 from mjaudit.parts.replay.archive.totals import refresh_totals, totals_parts
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, SERIOUS, HandReport
 from mjaudit.parts.replay.engine.run import replay_games
@@ -349,7 +349,9 @@ def finish_bucket(
     hands, :func:`replay.ranges.ranges_of`), each file row group by row group: a bucket
     of a 10M-hand archive holds 5M score rows, and sorting a whole table of it in memory
     took 1.7 GB. The files' bytes do not depend on the ranges
-    (:class:`ingest.store.PartWriter`)."""
+    (:class:`ingest.store.PartWriter`). The PLAYER_ORDERED summaries (a few rows per
+    sitting) are gathered over the ranges and sorted once, so their files are in player
+    order across the whole bucket."""
     data = DataDir(root)
     version = data.manifest()["version"] + 1
     sources = _BucketSources.of(data, bucket, stale, fresh)
@@ -357,6 +359,16 @@ def finish_bucket(
     spill = next((Path(paths[0]).parent for paths in fresh.values() if paths), data.root / WORK)
     ranges = spill / f"bucket-{bucket:02d}-ranges-{uuid.uuid4().hex}"
     writers: dict[tuple[str, str], PartWriter] = {}
+    gathered: dict[tuple[str, str], list[pa.Table]] = {}
+
+    def writer_of(name: str, folder: str) -> PartWriter:
+        writer = writers.get((name, folder))
+        if writer is None:
+            writer = writers[(name, folder)] = data.part_writer(
+                name, f"bucket-{bucket:02d}", folder, version
+            )
+        return writer
+
     try:
         hand_rows = sources.rows("hand_results").select("game_id")
         spans = ranges_of(hand_rows, RANGE_HANDS, total=sources.rows_at_most("hand_results"))
@@ -369,13 +381,17 @@ def finish_bucket(
                     assert isinstance(frame, pl.DataFrame)
                     rulesets = frame
                 for folder, rows in _by_ruleset(table, rulesets):
-                    writer = writers.get((name, folder))
-                    if writer is None:
-                        writer = writers[(name, folder)] = data.part_writer(
-                            name, f"bucket-{bucket:02d}", folder, version
-                        )
-                    writer.write(rows)
+                    if name in PLAYER_ORDERED:
+                        gathered.setdefault((name, folder), []).append(rows)
+                    else:
+                        writer_of(name, folder).write(rows)
                 del table
+        for (name, folder), pieces in gathered.items():
+            rows = pl.from_arrow(pa.concat_tables(pieces))
+            assert isinstance(rows, pl.DataFrame)
+            writer_of(name, folder).write(
+                rows.sort(_SORT[name], nulls_last=True).to_arrow().cast(REPLAY_TABLES[name])
+            )
         return [writer.close() for writer in writers.values()]
     except BaseException:
         for writer in writers.values():

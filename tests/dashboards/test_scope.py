@@ -19,6 +19,8 @@ from mjaudit.parts.dashboards.queries import Filters, connect, families, player_
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.pipeline import ingest
 from mjaudit.parts.ingest.store import DataDir, Part
+from mjaudit.parts.replay.archive.summary import KEY
+from mjaudit.parts.replay.archive.summary import SORT as SUMMARY_SORT
 from mjaudit.parts.replay.archive.update import bucket_table, flat_buckets, replay_archive
 from mjaudit.parts.schemas.tables import REPLAY_TABLES
 from typer.testing import CliRunner
@@ -176,9 +178,10 @@ def test_replay_tables_are_written_per_ruleset(months: Path) -> None:
             frame = pl.read_parquet(months / rel)
             if "ruleset" in frame.columns:
                 assert frame["ruleset"].unique().to_list() == [segments(rel)["ruleset"]]
-            # in key order (a summary table's rows are a game's, without hand_no)
-            key = frame.select(c for c in ("game_id", "hand_no") if c in frame.columns)
-            assert key.equals(key.sort(key.columns))
+            # in key order: a hand's, or a summary table's own (player first in some)
+            order = SUMMARY_SORT.get(table, [c for c in KEY if c in frame.columns])
+            key = frame.select(order)
+            assert key.equals(key.sort(order, nulls_last=True)), rel
     scores = pl.concat(
         pl.read_parquet(months / r).with_columns(pl.lit(segments(r)["ruleset"]).alias("folder"))
         for r in _rels(months, "scores")
