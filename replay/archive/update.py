@@ -414,15 +414,16 @@ def _sorted_spill(path: Path, key: list[str], temp: Path) -> Iterator[pa.Table]:
     """The rows of the Parquet file ``path`` sorted by ``key`` (unique; nulls last, as
     polars sorts the other tables), a row group at a time: DuckDB sorts within
     SORT_MEMORY, spilling to ``temp``. At 10M hands a bucket holds 2.5M rows of the
-    three (362 MB); sorted in polars they took a process from 770 to 1,565 MB."""
+    three (362 MB): sorted in polars they took a process from 770 to 1,565 MB, sorted so
+    from 319 to 597 MB (0.19 + 0.60 + 0.71 s of CPU)."""
     con = duckdb.connect(
         ":memory:",
         config={"memory_limit": SORT_MEMORY, "temp_directory": str(temp), "threads": 1},
     )
     try:
         order = ", ".join(f'"{c}" NULLS LAST' for c in key)
-        reader = con.execute(
-            f"SELECT * FROM read_parquet(?) ORDER BY {order}", [str(path)]
+        reader = con.sql(
+            f"SELECT * FROM read_parquet(?) ORDER BY {order}", params=[str(path)]
         ).to_arrow_reader(ROW_GROUP_ROWS)
         for batch in reader:
             yield pa.Table.from_batches([batch])
