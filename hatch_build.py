@@ -2,27 +2,29 @@
 
 hatchling runs :class:`CompiledCoreHook` for every wheel it builds. For an editable install
 (``make env``) the extension modules are built in place, beside their ``.py`` in the
-checkout (gitignored); for a wheel they are built in a temporary folder and put beside the
-``.py`` inside it (``mjaudit/parts/replay/...``), which makes the wheel platform-specific.
+checkout (gitignored); for a wheel they are put beside the ``.py`` inside it
+(``mjaudit/parts/replay/...``), which makes the wheel platform-specific. Both build under
+``build/compiled``, which keeps the C files and the objects: only the modules whose source
+changed are compiled again.
 Either way ``compiled-sources.json`` records each compiled source's SHA-256 so that
 ``mjaudit/compiled.py`` can tell a stale ``.so`` from a current one.
 
 Nothing here can fail an install: without Cython, setuptools or a C compiler, or for a
 module that does not compile, it warns and that module stays pure Python.
 
-``python hatch_build.py`` (``make compiled``) rebuilds in place after an edit; only the
-modules whose source changed are compiled again (``build/compiled`` keeps the C files).
+``python hatch_build.py`` (``make compiled``) rebuilds in place after an edit.
+``MJAUDIT_NO_COMPILE=1`` installs pure Python on purpose.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -76,19 +78,24 @@ def build(
     digests = {
         short: hashlib.sha256(source_of(root, short).read_bytes()).hexdigest() for short in modules
     }
+    # Paths relative to the root, so a copy of the checkout (tests/test_wheel.py) reuses them.
+    work = Path(os.path.relpath(work, root))
     extensions = []
-    for short in modules:
-        ext = Extension(prefix + short, [str(source_of(root, short))], extra_compile_args=FLAGS)
-        try:
-            extensions += cythonize(
-                [ext],
-                build_dir=str(work / "c"),
-                compiler_directives=DIRECTIVES,
-                quiet=True,
+    with contextlib.chdir(root):
+        for short in modules:
+            ext = Extension(
+                prefix + short, [str(source_of(Path(), short))], extra_compile_args=FLAGS
             )
-        except Exception as exc:  # a Cython error in one module: that module stays Python
-            warn(f"Cython could not compile {short} ({exc}): it stays pure Python")
-    built = _compile_c(extensions, work, warn)
+            try:
+                extensions += cythonize(
+                    [ext],
+                    build_dir=str(work / "c"),
+                    compiler_directives=DIRECTIVES,
+                    quiet=True,
+                )
+            except Exception as exc:  # a Cython error in one module: that module stays Python
+                warn(f"Cython could not compile {short} ({exc}): it stays pure Python")
+        built = {name: root / path for name, path in _compile_c(extensions, work, warn).items()}
     out = {}
     for ext in extensions:
         if ext.name in built:
@@ -166,15 +173,15 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if version == "editable":
             names = install_in_place(root, warn)
         else:
-            self._work = Path(tempfile.mkdtemp(prefix="mjaudit-compiled-"))
             prefix, _, manifest = _compiled_list(root)
-            built = build(root, self._work / "build", warn)
+            work = root / "build" / "compiled"  # reused: a wheel after `make env` compiles nothing
+            built = build(root, work, warn)
             recorded = {}
             for short, (so, digest) in built.items():
                 inside = (prefix + short).replace(".", "/")
                 build_data["force_include"][str(so)] = f"{inside.rpartition('/')[0]}/{so.name}"
                 recorded[short] = digest
-            record = self._work / manifest
+            record = work / manifest
             record.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
             build_data["force_include"][str(record)] = f"mjaudit/{manifest}"
             if built:
@@ -184,11 +191,6 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         self.app.display_info(
             f"compiled {len(names)} engine modules in {time.monotonic() - start:.0f} s"
         )
-
-    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
-        work = getattr(self, "_work", None)
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
