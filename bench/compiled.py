@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import add_smoke  # noqa: E402
+from bench.common import add_smoke, print_peak_memory  # noqa: E402
 
 WARM = 20
 
@@ -116,7 +116,7 @@ def main() -> None:
         child(args.child, args.mode)
         return
     if args.smoke:
-        args.hands, args.callgrind_hands, args.rounds = 30, 0, 1
+        args.hands, args.callgrind_hands, args.rounds, args.ruleset = 30, 0, 1, "hk-mahjongo"
     if args.callgrind_hands and not shutil.which("valgrind"):
         print("valgrind is missing: CPU times only")
         args.callgrind_hands = 0
@@ -150,8 +150,9 @@ def main() -> None:
                 line += f"instructions/hand pure {p:,.0f} -> compiled {c:,.0f} ({p / c:.2f}x); "
             hp = args.hands / statistics.median(times["pure"])
             hc = args.hands / statistics.median(times["compiled"])
-            line += f"hands/CPU-s pure {hp:,.0f} -> compiled {hc:,.0f} ({hc / hp:.2f}x)"
+            line += f"CPU time pure {hp:,.0f} -> compiled {hc:,.0f} hands/s ({hc / hp:.2f}x)"
             print(line, flush=True)
+    print_peak_memory()
 
 
 if __name__ == "__main__":
