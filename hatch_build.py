@@ -80,21 +80,21 @@ def build(
     }
     # Paths relative to the root, so a copy of the checkout (tests/test_wheel.py) reuses them.
     work = Path(os.path.relpath(work, root))
-    extensions = []
     with contextlib.chdir(root):
-        for short in modules:
-            ext = Extension(
-                prefix + short, [str(source_of(Path(), short))], extra_compile_args=FLAGS
-            )
-            try:
-                extensions += cythonize(
-                    [ext],
-                    build_dir=str(work / "c"),
-                    compiler_directives=DIRECTIVES,
-                    quiet=True,
-                )
-            except Exception as exc:  # a Cython error in one module: that module stays Python
-                warn(f"Cython could not compile {short} ({exc}): it stays pure Python")
+        todo = [
+            Extension(prefix + short, [str(source_of(Path(), short))], extra_compile_args=FLAGS)
+            for short in modules
+        ]
+        options = {"build_dir": str(work / "c"), "compiler_directives": DIRECTIVES, "quiet": True}
+        try:
+            extensions = cythonize(todo, nthreads=os.cpu_count() or 1, **options)
+        except Exception:  # one module failed: find it, the others are still compiled
+            extensions = []
+            for ext in todo:
+                try:
+                    extensions += cythonize([ext], **options)
+                except Exception as exc:
+                    warn(f"Cython could not compile {ext.name} ({exc}): it stays pure Python")
         built = {name: root / path for name, path in _compile_c(extensions, work, warn).items()}
     out = {}
     for ext in extensions:
