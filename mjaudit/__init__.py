@@ -7,7 +7,11 @@ folders, are importable as ``mjaudit.parts.<folder>`` (``mjaudit.parts.replay.ru
 
 from importlib.metadata import PackageNotFoundError, version
 
-from mjaudit.api import Archive, BadRecord, ingest, open, read_log, replay, replay_hand
+from mjaudit.compiled import install as _install_compiled
+
+_install_compiled()  # before any engine module is imported: MJAUDIT_PURE_PYTHON, stale .so
+
+from mjaudit.api import Archive, BadRecord, ingest, open, read_log, replay, replay_hand  # noqa: E402
 
 try:
     __version__ = version("mahjong-audit")

@@ -381,6 +381,13 @@ def _cited(ruleset: str, code: str, reason: str | None = None) -> str:
     return registry.rules_ref(ruleset, code, reason) or NO_REF
 
 
+def _source_of(function: object) -> Path:
+    """The ``.py`` a function comes from, also when its module is compiled (a ``.so``, whose
+    functions ``inspect.getfile`` does not accept)."""
+    file = Path(inspect.getfile(sys.modules[function.__module__]))
+    return file.with_name(file.name.split(".")[0] + ".py")
+
+
 def _owners(name: str) -> dict[str, str]:
     """code -> the ruleset of the page whose own replay module is the only one recording
     it (hk-sheet, for the SHEET_* codes of the sheet settlement): its hands are the ones cited."""
@@ -390,7 +397,7 @@ def _owners(name: str) -> dict[str, str]:
         modules.setdefault(e.code, set()).add(e.where.split(":")[0])
     replays: dict[str, list[str]] = {}  # module -> the rulesets it replays
     for rid in RULES_PAGES[name][1]:
-        path = Path(inspect.getfile(registry.RULESETS[rid].replay)).relative_to(DOCS.parent)
+        path = _source_of(registry.RULESETS[rid].replay).relative_to(DOCS.parent)
         replays.setdefault(str(path), []).append(rid)
     own = {module: rids[0] for module, rids in replays.items() if len(rids) == 1}
     return {

@@ -8,6 +8,7 @@ and the libraries, and runs the facade from a directory outside the repository.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -52,6 +53,25 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
         assert f"mjaudit/parts/replay/rulesets/{folder}/checklist.json" in names
 
 
+def test_the_wheel_holds_the_compiled_core_beside_its_sources(wheel: Path) -> None:
+    """Built where a C compiler is present (the build installs Cython itself), each listed
+    module's extension sits beside its ``.py``, with the record of the sources compiled."""
+    from mjaudit import compiled
+
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(cc) is None:
+        pytest.skip("no C compiler: the wheel is pure Python")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for short in compiled.COMPILED:
+        inside = (compiled.PREFIX + short).replace(".", "/")
+        assert inside + ".py" in names
+        assert inside + suffix in names, short
+    recorded = json.loads(zipfile.ZipFile(wheel).read(f"mjaudit/{compiled.MANIFEST}"))
+    assert sorted(recorded) == sorted(compiled.COMPILED)
+    assert "-py3-none-any" not in wheel.name  # a platform wheel
+
+
 def test_the_api_works_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
@@ -82,6 +102,8 @@ report = mjaudit.replay_hand(hands[0])
 summary = mjaudit.ingest([{str(log)!r}], "data")
 archive = mjaudit.open("data")
 rows = archive.sql("select count(*) from hand_results").fetchone()[0]
+from mjaudit import compiled
+assert compiled.install().fallbacks == {{}}, compiled.install().fallbacks  # none stale
 print(len(hands), report.ended_by, summary.hands_added, rows)
 """
     env = {"PYTHONPATH": f"{target}:{libs}", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
