@@ -26,7 +26,6 @@ out of range is ``SHEET_NUMBER_OUT_OF_RANGE``.
 from __future__ import annotations
 
 import csv
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -285,10 +284,25 @@ def _read_text(path: Path, data: bytes) -> Iterator[SheetItem]:
 
 def _read_csv(path: Path, data: bytes) -> Iterator[SheetItem]:
     text = data.decode("utf-8", errors="replace")
-    lines = text.splitlines(keepends=True)
-    reader = csv.reader(io.StringIO(text, newline=""))  # csv handles bare CR itself
-    header = next(reader, None)
-    if header is None or [c.strip().lower() for c in header] != CSV_HEADER:
+    # Lines end at LF, as the text sheets' and the logs' do (and as editors number them); a
+    # bare CR in an unquoted field is that line's problem, not a line break.
+    lines = [line + "\n" for line in text.split("\n")]
+    if lines[-1] == "\n":
+        lines.pop()
+    reader = csv.reader(lines)
+
+    def rows() -> Iterator[list[str] | csv.Error]:
+        while True:
+            try:
+                yield next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield exc
+
+    found = rows()
+    header = next(found, None)
+    if not isinstance(header, list) or [c.strip().lower() for c in header] != CSV_HEADER:
         yield SheetProblem(
             1,
             lines[0].encode() if lines else b"",
@@ -297,9 +311,18 @@ def _read_csv(path: Path, data: bytes) -> Iterator[SheetItem]:
         )
         return
     day_counts: dict[str, int] = {}
-    for row in reader:
+    for row in found:
         number = reader.line_num
         raw = lines[number - 1].rstrip("\r\n").encode() if number - 1 < len(lines) else b""
+        if isinstance(row, csv.Error):
+            message = (
+                "a carriage return (CR) inside an unquoted field: a line ends at LF "
+                "(quote the field or remove the CR)"
+                if "new-line character" in str(row)
+                else f"not a CSV row: {row}"
+            )
+            yield SheetProblem(number, raw, "SHEET_UNPARSEABLE", message)
+            continue
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(CSV_HEADER):

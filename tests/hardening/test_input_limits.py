@@ -405,8 +405,10 @@ def test_refused_items_are_broken_stream_items() -> None:
 
 def test_csv_sheet_the_csv_module_refuses_is_quarantined(tmp_path: Path) -> None:
     """Found by bench/fuzz.py (atheris): a bare carriage return in a CSV sheet made the
-    ``csv`` module raise out of ``read_sheet`` and abort the whole ingest. Read with
-    newline="", the CR ends a row: the two halves are quarantined, the rest is kept."""
+    ``csv`` module raise out of ``read_sheet`` and abort the whole ingest. Lines end at
+    LF (as in the text sheets and the logs, and as the fuzz test's line numbers count
+    them): the row with the CR is quarantined whole, under its own line number; the rest
+    is kept."""
     header = (
         "date,player1,player2,player3,player4,result1,result2,result3,result4,"
         "base,max_fan,responsibility,rise\n"
@@ -418,11 +420,18 @@ def test_csv_sheet_the_csv_module_refuses_is_quarantined(tmp_path: Path) -> None
     summary = run([path, tmp_path / "good.jsonl"], tmp_path / "data", fmt="auto")
     assert "good-1" in kept(tmp_path / "data")
     assert summary.hands_added == 3  # the sheet's first and last rows, and the log's record
-    first, second = sorted(quarantine(tmp_path / "data"), key=lambda r: r["source_line"])
-    assert (first["code"], first["source_line"], first["raw"]) == (
+    (row,) = quarantine(tmp_path / "data")
+    assert (row["code"], row["source_line"], row["raw"]) == (
         "SHEET_UNPARSEABLE",
         3,
-        b"2026-03-01,A,B",
+        b"2026-03-01,A,B\rC,D,-,2,d,-,2,6,half,half",
     )
-    assert first["message"].startswith(f"{path.resolve()}:3: expected 13 columns, got 3")
-    assert (second["code"], second["source_line"]) == ("SHEET_UNPARSEABLE", 4)
+    assert row["message"].startswith(
+        f"{path.resolve()}:3: a carriage return (CR) inside an unquoted field"
+    )
+    sheet_lines = [
+        r["source_line"]
+        for r in DataDir(tmp_path / "data").read("hands").to_pylist()
+        if r["game_id"].startswith("club.csv")
+    ]
+    assert sorted(sheet_lines) == [2, 4]  # the row after the CR keeps its line number
