@@ -95,15 +95,12 @@ def build(
                     extensions += cythonize([ext], **options)
                 except Exception as exc:
                     warn(f"Cython could not compile {ext.name} ({exc}): it stays pure Python")
-        built = {name: root / path for name, path in _compile_c(extensions, work, warn).items()}
-    out = {}
-    for ext in extensions:
-        if ext.name in built:
-            out[ext.name.removeprefix(prefix)] = (
-                built[ext.name],
-                digests[ext.name.removeprefix(prefix)],
-            )
-    return out
+        built = _compile_c(extensions, work, warn)
+    return {
+        short: (root / built[ext.name], digests[short])
+        for ext in extensions
+        if ext.name in built and (short := ext.name.removeprefix(prefix))
+    }
 
 
 def _compile_c(extensions: list[Any], work: Path, warn: Callable[[str], None]) -> dict[str, Path]:
@@ -139,7 +136,8 @@ def _compile_c(extensions: list[Any], work: Path, warn: Callable[[str], None]) -
                 ok.append(ext)
             except Exception as exc:  # no compiler, or C that does not compile
                 warn(f"the C compiler could not build {ext.name} ({exc}): it stays pure Python")
-    return {ext.name: path_of(ext) for ext in ok if path_of(ext).is_file()}
+    paths = {ext.name: path_of(ext) for ext in ok}
+    return {name: path for name, path in paths.items() if path.is_file()}
 
 
 def install_in_place(root: Path, warn: Callable[[str], None] = print) -> list[str]:
