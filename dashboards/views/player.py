@@ -80,9 +80,7 @@ series = sits.with_columns(
     pl.col("net").cum_sum().alias("net points"),
 )
 st.subheader("Net points over time")
-st.line_chart(
-    ui.thin(series.select("at", "net points")), x="at", y="net points", x_label="date", height=260
-)
+ui.lines(ui.thin(series.select("at", "net points")), "at", ["net points"], x_title="date")
 
 rate_cols = ["win rate", "deal-in rate"] if terms.deal_ins else ["win rate"]
 st.subheader("Win and deal-in rates" if terms.deal_ins else "Win rate")
@@ -96,11 +94,12 @@ window = st.number_input(
 ui.keep("p_window")
 ui.share(window=window if window != 50 else None)
 rates = data.moving_rates(sits, int(window))
-st.line_chart(
+ui.lines(
     ui.thin(rates.select("hand", *rate_cols)),
-    x="hand",
-    y=rate_cols,
-    x_label="hand",
+    "hand",
+    rate_cols,
+    x_title="hand",
+    y_title="rate",
     height=240,
 )
 
