@@ -199,6 +199,13 @@ def test_replayer_in_a_browser(page, server: str) -> None:  # type: ignore[no-un
     _open(page, server + f"replayer?sitting={GAME}&hand=4&event=2", "FALSE_WIN")
     _shot(page, "replayer-finding")
 
+    # The report is built when the button is clicked (by the server, for this click).
+    with page.expect_download(timeout=HANG_GUARD_S * 1000) as download:
+        page.get_by_role("button", name="Download report").click()
+    assert download.value.suggested_filename == f"{GAME}-hand-4.html"
+    html = Path(download.value.path()).read_text(encoding="utf-8")
+    assert 'data-code="FALSE_WIN"' in html  # dan's false win, the finding of hand 4
+
 
 def test_chan_pages_in_a_browser(  # type: ignore[no-untyped-def]
     page, chan_data: Path, tmp_path: Path

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.runtime.media_file_manager import MediaFileManager
 from typer.testing import CliRunner
 
 from mjaudit.cli import app as cli
@@ -18,27 +18,32 @@ UseData = Callable[[Path], None]
 
 
 @pytest.fixture
-def media(monkeypatch: pytest.MonkeyPatch) -> dict[str, tuple[bytes, str | None]]:
-    """What each download button hands the browser, by file id (the id is in its URL)."""
-    files: dict[str, tuple[bytes, str | None]] = {}
-    keep = MemoryMediaFileStorage.load_and_get_id
+def media(monkeypatch: pytest.MonkeyPatch) -> dict[str, tuple[Callable[[], object], str | None]]:
+    """What each download button would hand the browser when clicked, by its deferred file
+    id: the report is built on the click (the callable Streamlit then runs), not on every
+    run of the page."""
+    builds: dict[str, tuple[Callable[[], object], str | None]] = {}
+    keep = MediaFileManager.add_deferred
 
-    def load_and_get_id(self, path_or_data, mimetype, kind, filename=None):  # type: ignore[no-untyped-def]
-        file_id = keep(self, path_or_data, mimetype, kind, filename)
-        data = path_or_data if isinstance(path_or_data, bytes) else path_or_data.encode()
-        files[file_id] = (data, filename)
+    def add_deferred(self, data_callable, *args, **kwargs):  # type: ignore[no-untyped-def]
+        file_id = keep(self, data_callable, *args, **kwargs)
+        builds[file_id] = (data_callable, kwargs.get("file_name"))
         return file_id
 
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", load_and_get_id)
-    return files
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return builds
 
 
-def _downloaded(at, key: str, media: dict[str, tuple[bytes, str | None]]) -> tuple[bytes, str]:  # type: ignore[no-untyped-def]
+def _downloaded(
+    at, key: str, media: dict[str, tuple[Callable[[], object], str | None]]
+) -> tuple[bytes, str]:  # type: ignore[no-untyped-def]
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(key)]
     assert button.proto.label == "Download report"
-    file_id = button.proto.url.rsplit("/", 1)[1].split(".", 1)[0]
-    data, name = media[file_id]
-    return data, name or ""
+    assert not button.proto.url  # nothing built before the click
+    build, name = media[button.proto.deferred_file_id]
+    data = build()
+    assert isinstance(data, str)
+    return data.encode(), name or ""
 
 
 def _cli_report(data: Path, game: str, hand: int, out: Path) -> bytes:
@@ -50,7 +55,10 @@ def _cli_report(data: Path, game: str, hand: int, out: Path) -> bytes:
 
 
 def test_the_replayer_offers_the_hands_report(
-    demo_data: Path, use_data: UseData, media: dict[str, tuple[bytes, str | None]], tmp_path: Path
+    demo_data: Path,
+    use_data: UseData,
+    media: dict[str, tuple[Callable[[], object], str | None]],
+    tmp_path: Path,
 ) -> None:
     use_data(demo_data)
     at = app("replayer", sitting=GAME, hand="4", event="2")
@@ -62,7 +70,10 @@ def test_the_replayer_offers_the_hands_report(
 
 
 def test_the_violations_page_offers_the_report_of_a_hand_with_findings(
-    demo_data: Path, use_data: UseData, media: dict[str, tuple[bytes, str | None]], tmp_path: Path
+    demo_data: Path,
+    use_data: UseData,
+    media: dict[str, tuple[Callable[[], object], str | None]],
+    tmp_path: Path,
 ) -> None:
     use_data(demo_data)
     at = app("violations")
