@@ -506,13 +506,15 @@ def lines(
     y_title: str | None = None,
     height: int = 260,
 ) -> None:
-    """A line per column of ``y`` against ``x`` (one colour each, named in the legend)."""
+    """A line per column of ``y`` against ``x`` (one colour each, named in the legend);
+    with few rows, each one is also a dot (a series of one row draws no line)."""
+    x_axis = {"format": "d", "tickMinStep": 1} if frame.schema[x].is_integer() else {}
     spec: dict[str, Any] = {
         "height": height,
         "transform": [{"fold": y, "as": ["series", "value"]}],
-        "mark": {"type": "line", "tooltip": True},
+        "mark": {"type": "line", "tooltip": True, "point": frame.height <= 60},
         "encoding": {
-            "x": {"field": x, "type": _vl_type(frame.schema[x]), "title": x_title},
+            "x": {"field": x, "type": _vl_type(frame.schema[x]), "title": x_title, "axis": x_axis},
             "y": {"field": "value", "type": "quantitative", "title": y_title or ", ".join(y)},
             "color": {"field": "series", "type": "nominal", "title": None},
         },
