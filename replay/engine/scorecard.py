@@ -122,6 +122,12 @@ class ScoreReport:
         }
 
 
+def roles_of(n: int, *marks: tuple[int | None, str]) -> tuple[str, ...]:
+    """:attr:`ScoreReport.roles` of ``n`` seats: each seat's names among ``marks``
+    (``(seat, name)``; a None seat names nobody), comma-joined, in the order given."""
+    return tuple(", ".join(name for seat, name in marks if seat == s) for s in range(n))
+
+
 Scorer = Callable[[str, ScoreRequest], ScoreReport]
 """``(ruleset_id, request) -> report``; raises :class:`NotationError` on bad input and
 ``ValueError`` for a hand that is not a win (the message says why)."""

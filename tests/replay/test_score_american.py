@@ -217,3 +217,18 @@ def test_card_match_is_the_same_matching() -> None:
     assert "scores: WIND-2 V = 80 (0 joker(s))" in res.output
     bad = CliRunner().invoke(app, ["card", "match", str(SAMPLE_CARD_PATH), "N", "-x", "N N S"])
     assert bad.exit_code == 2
+
+
+def test_roles_name_the_winner_and_who_pays_double() -> None:
+    """The payments line says who is who (as the Hong Kong and vn-160 scorers do)."""
+    on_discard = _score("[kong 9s] [pung 5m] 3s3s3s f1 f4 g1", "E", win="3s", from_seat="S")
+    assert dict(zip(on_discard.seats, on_discard.roles, strict=True)) == {
+        "E": "winner",
+        "S": "discarder",
+        "W": "",
+        "N": "",
+    }
+    called = _score("[kong 9s] [pung 5m] 3s3s3s f1 f4 g1 3s", "E", liable="N")
+    assert called.roles == ("winner", "", "", "liable")
+    self_drawn = _score("N N S S E E 1m 9m 1p 9p 1s f3 g4", "N", win="9s", self_draw=True)
+    assert self_drawn.roles == ("", "", "", "winner")

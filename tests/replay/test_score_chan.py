@@ -282,3 +282,15 @@ def test_cli_xuong_sai_exits_1_bad_card_exits_2() -> None:
     assert code == 1 and "XUONG_SAI" in out and "-63" in out
     code, out = _run(X7.replace("2v", "2x", 1), "--self-draw")
     assert code == 2
+
+
+def test_roles_name_the_winner_and_the_caught_player() -> None:
+    """The payments line says who is who: the winner, the player caught (đền), and the
+    dealer of a thiên ù."""
+    chiu: dict[str, object] = {"from_seat": "s0", "options": {"via": "chiu", "cuoc": "chiu_u"}}
+    assert _score(X1, "s1", **chiu).roles == ("", "winner", "", "")
+    assert _score(X1, "s1", liable="s2", **chiu).roles == ("", "winner", "liable", "")
+    thien_u = _score(
+        "[khai CC] 2v2v 4s4s 6n6n 9n9n 5v5s 7v7s 4v4n 3v3n", "s0", options={"via": "deal"}
+    )
+    assert thien_u.roles == ("dealer, winner", "", "", "")

@@ -26,7 +26,12 @@ from mjaudit.parts.replay.engine.notation import (
     read_options,
     refuse_mahjong_flags,
 )
-from mjaudit.parts.replay.engine.scorecard import PatternLine, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.scorecard import (
+    PatternLine,
+    ScoreReport,
+    ScoreRequest,
+    roles_of,
+)
 from mjaudit.parts.replay.rulesets.american.card import (
     Card,
     CardInvalid,
@@ -303,6 +308,12 @@ def score(ruleset_id: str, request: ScoreRequest) -> ScoreReport:
         payments=tuple(int(x) if float(x).is_integer() else x for x in deltas),
         reading=reading,
         notes=tuple(notes),
+        # who pays 2V: the discarder, or the seat whose discard was called (--liable)
+        roles=roles_of(
+            len(SEATS),
+            (winner, "winner"),
+            (discarder, "discarder" if request.liable is None else "liable"),
+        ),
     )
 
 

@@ -40,7 +40,12 @@ from mjaudit.parts.replay.engine.notation import (
     read_options,
     refuse_mahjong_flags,
 )
-from mjaudit.parts.replay.engine.scorecard import PatternLine, ScoreReport, ScoreRequest
+from mjaudit.parts.replay.engine.scorecard import (
+    PatternLine,
+    ScoreReport,
+    ScoreRequest,
+    roles_of,
+)
 from mjaudit.parts.replay.rulesets.chan.cards import (
     CARDS,
     CC,
@@ -418,4 +423,10 @@ def score_chan(ruleset_id: str, request: ScoreRequest) -> ScoreReport:
         payments=tuple(int(x) if float(x).is_integer() else x for x in st.deltas),
         reading=_reading(hand, wf, opts),
         notes=tuple(notes),
+        roles=roles_of(
+            n,
+            (how.seat if how.via == "deal" else None, "dealer"),  # thiên ù: the dealer's
+            (how.seat, "winner"),
+            (how.liable, "liable"),
+        ),
     )
