@@ -314,7 +314,7 @@ def _game_column(con: duckdb.DuckDBPyConnection) -> str:
     return f"coalesce(game, {game_sql()})" if "game" in have else game_sql()
 
 
-_FACTS_LOCK = threading.Lock()
+_FACTS_LOCK = threading.RLock()  # re-entered: _chosen_pairs holds it around _chosen_schema
 
 
 def hand_level(fn: Callable[..., T]) -> Callable[..., T]:
@@ -677,7 +677,8 @@ def _copy_theirs(
 ) -> None:
     """Table ``target``: the rows of summary ``source`` whose player is one of ``players``."""
     con.execute(
-        f"CREATE TABLE {target} AS SELECT * FROM main.{source} WHERE player IN ({_marks(players)})",
+        f"CREATE OR REPLACE TABLE {target} AS SELECT * FROM main.{source} "
+        f"WHERE player IN ({_marks(players)})",
         list(players),
     )
 
@@ -687,13 +688,13 @@ def _chosen_pairs(con: duckdb.DuckDBPyConnection, players: tuple[str, ...]) -> s
     their groups (``met``: theirs and their opponents' rows), made the first time a page
     asks (the overview's players, the head-to-head); the violations and fans pages never
     do (0.04 s of CPU at 10M hands)."""
-    name = _chosen_schema(con, players)
-    with _FACTS_LOCK:
+    with _FACTS_LOCK:  # held from the schema to its tables: no other selection drops it
+        name = _chosen_schema(con, players)
         (have,) = con.execute(
             "SELECT count(*) FROM duckdb_tables() WHERE schema_name = ? AND table_name = 'met'",
             [name],
         ).fetchall()[0]
-        if not have:
+        if not have:  # made last: a copy that failed before it is made again
             _copy_theirs(con, f'"{name}".pairs', "player_pairs", players)
             con.execute(
                 f"""CREATE TABLE "{name}".met AS

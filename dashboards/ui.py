@@ -488,7 +488,7 @@ def players_line(names: Iterable[str]) -> str:
 
 
 def _vl_type(dtype: pl.DataType) -> str:
-    if dtype.is_temporal():
+    if dtype.is_temporal() and not isinstance(dtype, pl.Duration):
         return "temporal"
     return "quantitative" if dtype.is_numeric() else "nominal"
 
@@ -509,19 +509,22 @@ def lines(
     """A line per column of ``y`` against ``x`` (one colour each, named in the legend);
     with few rows, each one is also a dot (a series of one row draws no line)."""
     x_axis = {"format": "d", "tickMinStep": 1} if frame.schema[x].is_integer() else {}
-    spec: dict[str, Any] = {
-        "height": height,
-        "transform": [{"fold": y, "as": ["series", "value"]}],
-        "mark": {"type": "line", "tooltip": True, "point": frame.height <= 60},
-        "encoding": {
-            "x": {"field": x, "type": _vl_type(frame.schema[x]), "title": x_title, "axis": x_axis},
-            "y": {"field": "value", "type": "quantitative", "title": y_title or ", ".join(y)},
-            "color": {"field": "series", "type": "nominal", "title": None},
-        },
-    }
-    if len(y) == 1:
-        spec["encoding"]["color"] = {"value": "#1f77b4"}
-        spec["encoding"]["y"]["title"] = y_title or y[0]
+    mark = {"type": "line", "tooltip": True, "point": frame.height <= 60}
+    x_enc = {"field": x, "type": _vl_type(frame.schema[x]), "title": x_title, "axis": x_axis}
+    if len(y) == 1:  # one series: the theme's colour, its own name in the tooltip
+        y_enc = {"field": y[0], "type": "quantitative", "title": y_title or y[0]}
+        spec: dict[str, Any] = {"mark": mark, "encoding": {"x": x_enc, "y": y_enc}}
+    else:
+        spec = {
+            "transform": [{"fold": y, "as": ["series", "value"]}],
+            "mark": mark,
+            "encoding": {
+                "x": x_enc,
+                "y": {"field": "value", "type": "quantitative", "title": y_title or ", ".join(y)},
+                "color": {"field": "series", "type": "nominal", "title": None},
+            },
+        }
+    spec["height"] = height
     st.vega_lite_chart(frame, spec, width="stretch")
 
 
@@ -587,7 +590,9 @@ def report_button(ctx: Context, game_id: str, hand_no: int, key: str) -> None:
 
     def build() -> str:
         html = ctx.q("hand_report", game_id, hand_no, str(ctx.root))
-        return html if html is not None else f"No hand {hand_no} in sitting {game_id}."
+        if html is None:  # the pages offer only hands they list: a folder changed since
+            return f"<!doctype html><p>No hand {hand_no} in sitting {game_id}.</p>"
+        return html
 
     st.download_button(
         "Download report",

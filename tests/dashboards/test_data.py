@@ -67,6 +67,29 @@ def test_player_queries(con) -> None:  # type: ignore[no-untyped-def]
     assert h2h["net"].unique().to_list() == [stats["net_points"]]
 
 
+def test_a_players_pairs_are_copied_only_when_read_and_again_after_a_failed_copy(
+    demo_data: Path,
+) -> None:
+    """The violations page's queries copy none of a chosen player's player_pairs rows; the
+    head-to-head does, and a copy that stopped before its last table is made again."""
+    cur = data.open_archive(demo_data).cursor()
+    chosen = Filters(players=("dan",))
+    data.finding_counts(cur, chosen)
+    schema = data._chosen_schema(cur, ("dan",))
+
+    def tables() -> set[str]:
+        rows = cur.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = ?", [schema]
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    assert tables() == {"mine", "sel", "days"}
+    expected = data.head_to_head(cur, Filters(), "dan")
+    assert tables() == {"mine", "sel", "days", "pairs", "met"}
+    cur.execute(f'DROP TABLE "{schema}".met')  # as if the copy had failed before it
+    assert data.head_to_head(cur, Filters(), "dan").equals(expected)
+
+
 def test_fan_queries(con) -> None:  # type: ignore[no-untyped-def]
     hist = data.fan_histogram(con, Filters())
     assert hist["wins"].sum() == 4
