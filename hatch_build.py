@@ -148,15 +148,19 @@ def install_in_place(root: Path, warn: Callable[[str], None] = print) -> list[st
         if short not in built:
             for old in source_of(root, short).parent.glob(source_of(root, short).stem + ".*.so"):
                 old.unlink()
-    recorded = {}
-    for short, (so, digest) in built.items():
+    for short, (so, _) in built.items():
         target = source_of(root, short).with_name(so.name)
         tmp = target.with_name(target.name + ".tmp")
         shutil.copy2(so, tmp)
         os.replace(tmp, target)  # never overwrite a mapped .so in place
-        recorded[short] = digest
-    (root / "mjaudit" / manifest).write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+    _write_manifest(root / "mjaudit" / manifest, built)
     return sorted(built)
+
+
+def _write_manifest(path: Path, built: dict[str, tuple[Path, str]]) -> None:
+    """``compiled-sources.json``: each compiled module's source SHA-256 (see the module doc)."""
+    recorded = {short: digest for short, (_, digest) in built.items()}
+    path.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
 
 
 class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
@@ -174,13 +178,11 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             prefix, _, manifest = _compiled_list(root)
             work = root / "build" / "compiled"  # reused: a wheel after `make env` compiles nothing
             built = build(root, work, warn)
-            recorded = {}
-            for short, (so, digest) in built.items():
+            for short, (so, _) in built.items():
                 inside = (prefix + short).replace(".", "/")
                 build_data["force_include"][str(so)] = f"{inside.rpartition('/')[0]}/{so.name}"
-                recorded[short] = digest
             record = work / manifest
-            record.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+            _write_manifest(record, built)
             build_data["force_include"][str(record)] = f"mjaudit/{manifest}"
             if built:
                 build_data["pure_python"] = False

@@ -69,7 +69,9 @@ def _run(path: Path, mode: str, pure: str, callgrind: bool) -> str:
     env = {**os.environ, "PYTHONHASHSEED": "1", "MJAUDIT_PURE_PYTHON": pure}
     cmd = [sys.executable, __file__, "--child", str(path), "--mode", mode]
     if callgrind:
-        out = Path(tempfile.mkstemp(suffix=".cg")[1])
+        fd, name = tempfile.mkstemp(suffix=".cg")
+        os.close(fd)  # callgrind writes the file itself
+        out = Path(name)
         cmd = [
             "valgrind",
             "--tool=callgrind",
