@@ -43,6 +43,7 @@ from typing import Any
 
 import duckdb
 import polars as pl
+from mjaudit.parts.ingest import duck
 from mjaudit.parts.ingest.partitions import Scope, game_of, prune, segments
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
@@ -153,11 +154,10 @@ def memory_db() -> duckdb.DuckDBPyConnection:
     exits (not with the connection: a cursor of it may still be querying in another
     dashboard session)."""
     spill = tempfile.mkdtemp(prefix="mjaudit-duckdb-")
-    con = duckdb.connect(":memory:", config={"temp_directory": spill, "memory_limit": MEMORY_LIMIT})
+    con = duck.connect(":memory:", config={"temp_directory": spill, "memory_limit": MEMORY_LIMIT})
     atexit.register(shutil.rmtree, spill, True)
     con.execute("SET TimeZone = 'UTC'")  # results never depend on the machine's time zone
     con.execute("SET parquet_metadata_cache = true")  # views and queries read footers once
-    con.execute("SET enable_progress_bar = false")  # a long query drew one on stdout
     return con
 
 

@@ -52,6 +52,7 @@ from deltalake.transaction import (
     Transaction,
     create_table_with_add_actions,
 )
+from mjaudit.parts.ingest import duck
 from mjaudit.parts.schemas.tables import ALL_TABLES
 
 MANIFEST = "_manifest.json"  # the mjdata/1 layout's list of files, converted by a writer
@@ -897,7 +898,7 @@ class DataDir:
         tmp = self.root / f".{CATALOG}.{uuid.uuid4().hex}.tmp"
         # Written in the oldest storage format that holds views, so that any DuckDB CLI
         # (the `duckdb` command installed with the project is 1.x) can open it.
-        con = duckdb.connect(str(tmp), config={"storage_compatibility_version": "v1.0.0"})
+        con = duck.connect(str(tmp), config={"storage_compatibility_version": "v1.0.0"})
         try:
             self.create_views(con)
             con.execute(
@@ -919,7 +920,7 @@ class DataDir:
         if not path.exists():
             return False
         try:
-            con = duckdb.connect(str(path), read_only=True)
+            con = duck.connect(str(path), read_only=True)
             try:
                 row = con.execute("SELECT root, version FROM _mjaudit_catalog").fetchone()
             finally:

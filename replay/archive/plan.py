@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+from mjaudit.parts.ingest import duck
 from mjaudit.parts.ingest.store import DataDir
 from mjaudit.parts.replay.archive.summary import missing_summaries
 from mjaudit.parts.replay.engine import registry
@@ -102,7 +103,7 @@ def plan(data: DataDir) -> Plan:
     s for polars joins of key hashes in passes of 1M hands and a sort a range at a time).
     """
     work = data.work_dir("plan")
-    con = duckdb.connect(
+    con = duck.connect(
         config={"memory_limit": PLAN_MEMORY, "temp_directory": str(work / "spill"), "threads": 2}
     )
     try:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
+from mjaudit.parts.ingest import duck
 from mjaudit.parts.ingest.store import DataDir, Part
 from mjaudit.parts.schemas.tables import (
     GRAINS,
@@ -106,12 +107,11 @@ def totals_parts(data: DataDir, files: Mapping[str, list[str]], spill: Path) -> 
     (exactly the sums of its rows, and a small share of them: 4% of player_games' rows
     at 10M hands)."""
     root = data.root.resolve()
-    con = duckdb.connect(
+    con = duck.connect(
         ":memory:", config={"temp_directory": str(spill), "memory_limit": MEMORY_LIMIT}
     )
     try:
         con.execute("SET TimeZone = 'UTC'")
-        con.execute("SET enable_progress_bar = false")
         parts = []
         sources: dict[str, str] = {}  # summary -> what its totals are summed from
         placed = {s for n, s in TOTALS_OF.items() if TOTALS_GRAIN[n] == "place"}
@@ -183,7 +183,7 @@ def refresh_totals(data: DataDir) -> int | None:
     manifest = data.manifest()
     tables = manifest["tables"]
     root = data.root.resolve()
-    con = duckdb.connect(":memory:")
+    con = duck.connect()
     try:
         fresh = {
             (grain, summary)

@@ -28,10 +28,10 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+from mjaudit.parts.ingest import duck
 from mjaudit.parts.ingest.store import ROW_GROUP_ROWS, WORK, DataDir, Part, PartWriter
 from mjaudit.parts.replay.archive.plan import (
     HAND_TABLES,
@@ -416,7 +416,7 @@ def _sorted_spill(path: Path, key: list[str], temp: Path) -> Iterator[pa.Table]:
     SORT_MEMORY, spilling to ``temp``. At 10M hands a bucket holds 2.5M rows of the
     three (362 MB): sorted in polars they took a process from 770 to 1,565 MB, sorted so
     from 319 to 597 MB (0.19 + 0.60 + 0.71 s of CPU)."""
-    con = duckdb.connect(
+    con = duck.connect(
         ":memory:",
         config={"memory_limit": SORT_MEMORY, "temp_directory": str(temp), "threads": 1},
     )
