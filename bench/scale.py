@@ -45,7 +45,7 @@ t, c = time.perf_counter(), cpu()
 elapsed, used = time.perf_counter() - t, cpu() - c
 main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": max(main, children),
+print({marker!r}, json.dumps({{"seconds": elapsed, "cpu": used, "peak_mb": max(main, children),
                   "main_mb": main, "children_mb": children, **out}}))
 """
 
@@ -106,12 +106,22 @@ def generate(workdir: Path, n: int, compress: bool, jobs: int) -> tuple[list[Pat
     return paths, total
 
 
+MARKER = "MJBENCH"  # starts the stage's figures line: a library may print after it
+
+
 def run_stage(name: str, **kw: object) -> dict:
-    code = STAGE.format(body=BODIES[name].format(**kw))
-    proc = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    """Run one stage in a child process and return its figures. They are read from the
+    line that starts with MARKER, not the last line: at 10M hands DuckDB's progress bar
+    once followed them (it is on under ``python -c``) and the run lost its replay."""
+    code = STAGE.format(body=BODIES[name].format(**kw), marker=MARKER)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(MARKER + " ")]
+    if proc.returncode or not lines:
+        raise RuntimeError(
+            f"stage {name} exited {proc.returncode} without its figures;"
+            f" stdout ends {proc.stdout[-2000:]!r}, stderr ends {proc.stderr[-2000:]!r}"
+        )
+    return json.loads(lines[-1].removeprefix(MARKER + " "))
 
 
 def main() -> None:
