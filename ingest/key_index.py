@@ -133,17 +133,28 @@ def _merged(a: _DiskRun, b: _DiskRun) -> Iterator[Run]:
 def _search(
     run: Run, k1: np.ndarray, k2: np.ndarray, found: np.ndarray, c1: np.ndarray, c2: np.ndarray
 ) -> None:
-    """Mark the keys found in ``run`` and set their content hashes."""
+    """Mark the keys found in ``run`` and set their content hashes. ``k1`` must be sorted:
+    numpy's binary search then starts each key where the previous one ended, so the
+    searches of one batch touch the pages of a run on disk in order, not at random (at 10M
+    stored hands the lookups went from 1.6% to 6.6% of an ingest's time unsorted)."""
     run_k1, run_k2, run_c1, run_c2 = run
+    n = len(run_k1)
+    if not n:
+        return
     lo = np.searchsorted(run_k1, k1, side="left")
-    hi = np.searchsorted(run_k1, k1, side="right")
-    one = np.flatnonzero(hi - lo == 1)  # the usual case: k1 alone finds the row
+    at = np.minimum(lo, n - 1)
+    cand = np.flatnonzero((lo < n) & (run_k1[at] == k1))  # k1 is in the run
+    after = np.minimum(lo[cand] + 1, n - 1)
+    shared = (lo[cand] + 1 < n) & (run_k1[after] == k1[cand])  # a 64-bit collision of k1
+    one = cand[~shared]  # the usual case: k1 alone finds the row
     hit = one[run_k2[lo[one]] == k2[one]]
     found[hit], c1[hit], c2[hit] = True, run_c1[lo[hit]], run_c2[lo[hit]]
-    for i in np.flatnonzero(hi - lo > 1):  # keys sharing a k1 (a 64-bit collision)
-        for j in range(lo[i], hi[i]):
+    for i in cand[shared]:  # rows sharing a k1 need not be in k2 order: scan them all
+        j = int(lo[i])
+        while j < n and run_k1[j] == k1[i]:
             if run_k2[j] == k2[i]:
                 found[i], c1[i], c2[i] = True, run_c1[j], run_c2[j]
+            j += 1
 
 
 class KeyIndex:
@@ -216,13 +227,19 @@ class KeyIndex:
     def lookup(self, k1: np.ndarray, k2: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each key: whether it is stored, and its content hashes (0 where it is not)."""
         n = len(k1)
+        order = np.argsort(k1, kind="stable")  # searched in k1 order (see _search)
+        s1, s2 = np.ascontiguousarray(k1[order]), np.ascontiguousarray(k2[order])
         found = np.zeros(n, dtype=bool)
         c1 = np.zeros(n, dtype=np.uint64)
         c2 = np.zeros(n, dtype=np.uint64)
         for disk_run in self.spilled:  # oldest first, as the runs in memory are newer
             # Mapped for this lookup only: unmapped again, the pages it read leave the
             # process (a map kept open would grow to the whole run as lookups touch it).
-            _search(_mapped(disk_run), k1, k2, found, c1, c2)
+            _search(_mapped(disk_run), s1, s2, found, c1, c2)
         for run in self.runs:
-            _search(run, k1, k2, found, c1, c2)
-        return found, c1, c2
+            _search(run, s1, s2, found, c1, c2)
+        out_found = np.empty(n, dtype=bool)
+        out_c1 = np.empty(n, dtype=np.uint64)
+        out_c2 = np.empty(n, dtype=np.uint64)
+        out_found[order], out_c1[order], out_c2[order] = found, c1, c2
+        return out_found, out_c1, out_c2
