@@ -68,8 +68,33 @@ _SORT = {
     **SUMMARY_SORT,
 }
 
-# A chunk's replayed rows: bucket -> table -> rows.
-Fresh = dict[int, dict[str, pa.Table]]
+
+class Fresh(dict[int, dict[str, pa.Table]]):
+    """A chunk's replayed rows: bucket -> table -> rows.
+
+    Sent from a worker to the client as Arrow IPC streams: Arrow's own pickling of a
+    chunk's hundred small tables cost 24 ms against 2 ms to write them as IPC (and 7 ms
+    against 0.9 to read them back), about 5% of a 10M-hand replay's CPU."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        streams = {b: {name: _ipc(t) for name, t in tables.items()} for b, tables in self.items()}
+        return (_fresh_from_ipc, (streams,))
+
+
+def _ipc(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def _fresh_from_ipc(streams: dict[int, dict[str, bytes]]) -> Fresh:
+    return Fresh(
+        {
+            b: {name: pa.ipc.open_stream(data).read_all() for name, data in tables.items()}
+            for b, tables in streams.items()
+        }
+    )
 
 
 @dataclass
@@ -214,7 +239,7 @@ def replay_chunk(root: str, games: list[str], files: dict[str, list[str]], cards
             if b not in rows:
                 rows[b] = ReportColumns()
             rows[b].add(rep, done)
-    out = {}
+    out = Fresh()
     for b in sorted(rows):
         tables = rows[b].tables()
         out[b] = {**tables, **summary_tables(hands, tables)}

@@ -293,3 +293,29 @@ def test_chunks_hold_each_game_once_with_exactly_the_files_of_its_versions(
         for name, fs in files_of.items():
             assert fs == [f for f in everything[name] if planning._version(f) in wanted]
             assert fs or name == "recorded_results"
+
+
+def test_a_chunks_rows_cross_processes_unchanged(tmp_path, logs):
+    """A worker sends its rows as Arrow IPC streams (Fresh.__reduce__): every table, empty
+    ones too, arrives with the same schema (metadata included) and the same rows."""
+    import pickle
+
+    data = tmp_path / "d"
+    ingest([str(logs[0])], data)
+    folder = DataDir(data)
+    games = sorted(folder.scan("hands").select("game_id").unique().collect()["game_id"])
+    files = {n: [str(f) for f in folder.files(n)] for n in planning.HAND_TABLES}
+    fresh = archive.replay_chunk(str(data), games, files, "")
+    assert isinstance(fresh, archive.Fresh) and fresh
+    back = pickle.loads(pickle.dumps(fresh))
+    assert isinstance(back, archive.Fresh)
+    assert back.keys() == fresh.keys()
+    empty = 0
+    for b, tables in fresh.items():
+        assert back[b].keys() == tables.keys()
+        for name, table in tables.items():
+            assert back[b][name].schema.equals(table.schema, check_metadata=True)
+            assert back[b][name].equals(table)
+            empty += table.num_rows == 0
+    assert sum(t["hand_results"].num_rows for t in back.values()) == 40
+    assert empty  # an empty table (no findings in some bucket) makes the trip as well
