@@ -9,11 +9,18 @@ STAMP := $(VENV)/.installed-stamp
 
 DEMO_STAMP := $(VENV)/.demo-stamp
 
+# An editable install leaves the project's own modules without bytecode, and where
+# PYTHONDONTWRITEBYTECODE is set (this machine, Docker's Python images) Python never writes
+# it, so every mjaudit command compiled them all again: 0.2 s of a 0.65 s start-up. Compiled
+# once here; an edited module's stale .pyc is ignored (Python checks the source's mtime).
+BYTECODE = $(BIN)/python -m compileall -q ingest replay schemas dashboards mjaudit
+
 # The tests and tools: the package with every extra and the test dependencies.
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BYTECODE)
 	touch $(STAMP) $(DEMO_STAMP)
 
 # The demo needs the package alone (no test tools, no browser driver, no Dask).
@@ -21,6 +28,7 @@ $(DEMO_STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e .
+	$(BYTECODE)
 	touch $(DEMO_STAMP)
 
 env: $(STAMP) browser
