@@ -37,7 +37,7 @@ from mjaudit.parts.replay.engine.registry import rules_ref
 from mjaudit.parts.replay.engine.render import outcome_lines
 from mjaudit.parts.replay.engine.run import replay_games
 
-from mjaudit import __version__
+import mjaudit
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def _header(title: str, hands: Sequence[ReportedHand], source: str) -> str:
     rows.append(("Findings", f"{serious} serious, in {len(hands)} hand(s)"))
     meta = "".join(f"<tr><td>{escape(k)}</td><td>{escape(str(v))}</td></tr>" for k, v in rows)
     note = (
-        f'<p class="muted">mjaudit {escape(__version__)}: the findings and the settlement '
+        f'<p class="muted">mjaudit {escape(mjaudit.__version__)}: the findings and the settlement '
         "are the rules engine's replay of the log; each table is drawn as the dashboard's "
         "replayer draws it after that event.</p>"
     )

@@ -25,7 +25,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from mjaudit import __version__
+import mjaudit
 from mjaudit.parts.schemas.rulesets import GAME_TERMS, OWN_FLAGS, Game
 
 app = typer.Typer(
@@ -126,7 +126,7 @@ def _replay_with_progress(data: Path, **kwargs: Any) -> Any:
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"mjaudit {__version__}")
+        out.print(f"mjaudit {mjaudit.__version__}")
         raise typer.Exit()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import ModuleType
 
 Checklist = tuple[str, dict[str, str]]
 """(the checklist's section, code -> where the rules define it), e.g. ``("vn-160 §8.2",
@@ -24,12 +23,11 @@ def checklist_path(folder: Path) -> Path:
     return folder / FILE
 
 
-def checklists(module: ModuleType) -> dict[str, Checklist]:
-    """Preset id -> its checklist, from the ``checklist.json`` beside ``module`` (any
-    module of the ruleset folder, e.g. its ``ruleset``). Presets that share a rules file
-    share its table (``presets`` names the table of each)."""
-    assert module.__file__ is not None
-    path = checklist_path(Path(module.__file__).parent)
+def checklists(folder: Path) -> dict[str, Checklist]:
+    """Preset id -> its checklist, from the ``checklist.json`` of the ruleset folder at
+    ``folder``. Presets that share a rules file share its table (``presets`` names the
+    table of each)."""
+    path = checklist_path(folder)
     data = json.loads(path.read_text(encoding="utf-8"))
     tables = {
         name: (table["section"], dict(table["refs"])) for name, table in data["tables"].items()

@@ -9,7 +9,7 @@ an engine is that hand's ENGINE_ERROR finding (:func:`engine_error`).
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any
 
 from mjaudit.parts.replay.engine import registry
@@ -18,14 +18,10 @@ from mjaudit.parts.replay.engine.ruleset import PositionFn, ReplayFn, ViewFn
 from mjaudit.parts.replay.engine.view import TableView
 
 # Derived from the registry (one entry per ruleset folder); nothing here names a ruleset.
-REGISTRY: dict[str, ReplayFn] = {rid: r.replay for rid, r in registry.RULESETS.items()}
-POSITIONS: dict[str, PositionFn] = {
-    rid: r.position for rid, r in registry.RULESETS.items() if r.position is not None
-}
-
-VIEWS: dict[str, ViewFn] = {
-    rid: r.view for rid, r in registry.RULESETS.items() if r.view is not None
-}
+# Lazy like it: a folder is imported when a record of one of its rulesets comes.
+REGISTRY: MutableMapping[str, ReplayFn] = registry.derived(lambda r: r.replay)
+POSITIONS: MutableMapping[str, PositionFn] = registry.derived(lambda r: r.position)
+VIEWS: MutableMapping[str, ViewFn] = registry.derived(lambda r: r.view)
 
 
 def supported(ruleset: str) -> bool:

@@ -4,6 +4,8 @@ is read from it, and every ruleset id a log may name has its entry."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 from mjaudit.parts.replay.engine import registry
@@ -18,7 +20,8 @@ from mjaudit.parts.schemas.rulesets import (
     game_terms,
 )
 
-REPLAY = Path(__file__).resolve().parents[2] / "replay"
+ROOT = Path(__file__).resolve().parents[2]
+REPLAY = ROOT / "replay"
 RULESET_FOLDERS = {"hk", "vn160", "american", "chan", "riichi"}
 
 
@@ -36,6 +39,46 @@ def test_the_engine_tables_are_the_registry() -> None:
     } == engine.POSITIONS
     assert set(registry.RULESETS) - set(engine.POSITIONS) == {"hk-sheet"}
     assert [rid for rid, r in registry.RULESETS.items() if r.uses_cards] == ["american"]
+
+
+def test_each_folder_lists_the_ids_its_ruleset_module_declares() -> None:
+    assert set(registry.FOLDERS) == RULESET_FOLDERS
+    for folder, ids in registry.FOLDERS.items():
+        declared = tuple(r.id for r in registry.folder_module(folder).RULESETS)
+        assert declared == ids, folder
+
+
+def test_a_folder_is_imported_when_one_of_its_rulesets_is_first_replayed() -> None:
+    """A Hong Kong replay loads the Hong Kong folder only (loading all five was 0.15 s of
+    every command's start-up); a new interpreter, since this one has them all loaded."""
+    script = """
+import json, sys
+from mjaudit.parts.replay.engine import registry
+from mjaudit.parts.replay.engine.run import replay_hand
+from mjaudit.parts.schemas.records import parse_record
+with open("examples/club-night.jsonl", "rb") as f:
+    record = parse_record(f.readline()).record
+base = "mjaudit.parts.replay.rulesets."
+def loaded():
+    return sorted(f for f in registry.FOLDERS if base + f + ".ruleset" in sys.modules)
+before = loaded()
+rep = replay_hand(record)
+after_hk = loaded()
+assert "chan" in registry.RULESETS
+print(before, after_hk, loaded(), rep.ruleset, "numpy" in sys.modules)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split("\n")[0]
+    assert out == "[] ['hk'] ['chan', 'hk'] hk-classic False"
+
+
+def test_an_unknown_id_is_in_no_table() -> None:
+    assert registry.get("hk-riichi") is None
+    assert "hk-riichi" not in registry.RULESETS and "hk-riichi" not in engine.REGISTRY
+    assert registry.rules_ref("hk-riichi", "FALSE_WIN") is None
+    assert registry.rules_ref("hk-sheet", "FALSE_WIN") is None  # a ruleset with no checklist
+    assert registry.rules_ref("chan", "FALSE_WIN") is not None
 
 
 def _literals(node: ast.expr) -> list[object]:
