@@ -6,10 +6,11 @@ import gc
 import inspect
 import json
 import sys
+from collections.abc import Iterator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,6 +28,9 @@ from rich.progress import (
 
 import mjaudit
 from mjaudit.parts.schemas.rulesets import GAME_TERMS, OWN_FLAGS, Game
+
+if TYPE_CHECKING:
+    from mjaudit.parts.schemas.records import ParsedRecord
 
 app = typer.Typer(
     name="mjaudit",
@@ -351,7 +355,7 @@ def check(
 
     from mjaudit.parts.ingest.sources import BrokenStream, NoInput, expand_paths, read_records
     from mjaudit.parts.replay.engine.render import report_text
-    from mjaudit.parts.replay.engine.run import replay_games
+    from mjaudit.parts.replay.engine.run import replay_in_order
     from mjaudit.parts.schemas.records import RecordError, parse_record
     from mjaudit.parts.schemas.rulesets import RULESET_IDS
 
@@ -365,12 +369,14 @@ def check(
         _error(f"{exc}")
         raise typer.Exit(EXIT_USAGE) from None
     _load_cards(card or [])
-    records = []
+    parsed: list[ParsedRecord] = []
     bad = 0
-    # The records stay in memory to the end, and the cycle collector scanned the growing
-    # list again and again (a sixth of the command's time, issue 24). Parsed JSON holds
-    # no cycles: the collector is off while they are read and they are frozen out of its
-    # scans during the replay (refcounting still frees everything); undone at the end.
+    # Parsed JSON holds no cycles, and the cycle collector scanned the growing list again
+    # and again (a sixth of the command's time, issue 24): it is off while the records
+    # are read, and they are frozen out of its scans during the replay (refcounting still
+    # frees everything); undone at the end. The records are kept as their validated
+    # structs, half the memory of the plain form the engine reads, which each is turned
+    # into just before its replay and dropped after it.
     gc.disable()
     try:
         for path in paths:
@@ -386,21 +392,20 @@ def check(
                     _bad_record(fmt, f"{path}:{item.line}: {item.message}", code)
                     continue
                 try:
-                    rec = parse_record(item.raw).record
+                    parsed.append(parse_record(item.raw))
                 except RecordError as exc:
                     bad += 1
                     _bad_record(fmt, f"{path}:{item.line}: {exc}", exc.code.value)
                     continue
-                if ruleset is not None:
-                    rec["ruleset"] = ruleset
-                records.append(rec)
+            del items
     finally:
         gc.freeze()
         gc.enable()
+    checked = len(parsed)
     try:
         serious = bad > 0
         enc = msgspec.json.Encoder()
-        for rep in replay_games(records, overrides):
+        for rep in replay_in_order(_in_hand_order(parsed, ruleset), overrides):
             serious = serious or rep.serious
             if fmt is Format.json:
                 sys.stdout.write(enc.encode(rep.to_json()).decode() + "\n")
@@ -410,8 +415,26 @@ def check(
     finally:
         gc.unfreeze()
     if fmt is Format.text:
-        out.print(f"{len(records)} hands checked, {bad} unreadable records")
+        out.print(f"{checked} hands checked, {bad} unreadable records")
     raise typer.Exit(EXIT_FINDINGS if serious else EXIT_OK)
+
+
+def _in_hand_order(parsed: list[ParsedRecord], ruleset: str | None) -> Iterator[dict[str, Any]]:
+    """The records of ``parsed`` in hand order, each built from its struct when its turn
+    comes and let go after it (``parsed`` is emptied); ``ruleset``: the one to replay
+    them under (``--ruleset``)."""
+    from mjaudit.parts.replay.engine.run import in_hand_order
+    from mjaudit.parts.schemas.records import ParsedRecord
+
+    ordered: list[ParsedRecord | None] = list(in_hand_order(parsed, ParsedRecord.hand_key))
+    parsed.clear()
+    for i, p in enumerate(ordered):
+        ordered[i] = None
+        assert p is not None
+        rec = p.record
+        if ruleset is not None:
+            rec["ruleset"] = ruleset
+        yield rec
 
 
 def _load_cards(paths: list[Path]) -> None:

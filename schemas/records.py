@@ -114,6 +114,14 @@ class ParsedRecord:
 
     @property
     def key(self) -> tuple[str, int]:
+        return self.hand_key()
+
+    def hand_key(self) -> tuple[str, int]:
+        """(game_id, hand_no), read off the struct where there is one: the canonical
+        dict is not built for it."""
+        struct = self.struct
+        if struct is not None:
+            return struct.game_id, struct.hand_no  # type: ignore[attr-defined]
         return self.record["game_id"], self.record["hand_no"]
 
     def _fields(self) -> tuple[Any, ...]:

@@ -222,3 +222,45 @@ def test_stats_of_a_missing_folder_names_the_folder(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["stats", "--data", str(missing)], env={"COLUMNS": "400"})
     assert res.exit_code == 2
     assert f"{missing}: no data here yet; run `mjaudit ingest FILES --data {missing}`" in res.output
+
+
+def test_check_reports_in_hand_order_whatever_the_file_order(tmp_path: Path) -> None:
+    """`check` keeps the validated records and builds each one's plain form when its turn
+    comes (issue 24: half the memory): the output is still each game's hands in order,
+    each seeing the hand before it, whatever order the lines come in; of two records of
+    one hand the later line is the one replayed, as ``replay_games`` does."""
+    from mjaudit.parts.replay.engine.run import replay_games
+    from mjaudit.parts.schemas.records import parse_record
+
+    lines = (EXAMPLES / "club-night.jsonl").read_bytes().splitlines()
+    assert len(lines) > 3
+    records = [parse_record(line).record for line in lines]
+    want = [json.loads(json.dumps(rep.to_json())) for rep in replay_games(records)]
+    # reversed, and the first hand written twice: an edited copy first, the original last
+    edited = json.loads(lines[0])
+    edited["players"] = ["w", "x", "y", "z"]
+    shuffled = [json.dumps(edited).encode(), *reversed(lines)]
+    log = tmp_path / "shuffled.jsonl"
+    log.write_bytes(b"\n".join(shuffled) + b"\n")
+    result = runner.invoke(app, ["check", "--format", "json", str(log)])
+    got = [json.loads(line) for line in result.stdout.splitlines()]
+    assert got == want
+    assert [(r["game_id"], r["hand_no"]) for r in got] == sorted(
+        (r["game_id"], r["hand_no"]) for r in records
+    )
+
+
+def test_check_ruleset_replays_every_record_under_it() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "check",
+            "--format",
+            "json",
+            "--ruleset",
+            "hk-mahjongo",
+            str(EXAMPLES / "club-night.jsonl"),
+        ],
+    )
+    rulesets = {json.loads(line)["ruleset"] for line in result.stdout.splitlines()}
+    assert rulesets == {"hk-mahjongo"}

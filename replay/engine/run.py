@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from typing import Any
+from typing import Any, TypeVar
 
 from mjaudit.parts.replay.engine import registry
 from mjaudit.parts.replay.engine.findings import ENGINE_ERROR, Finding, FindingClass, HandReport
@@ -126,15 +126,39 @@ def replay_games(
 
     Output order is (game_id, hand_no): independent of the order the records came in.
     """
-    games: dict[str, dict[int, dict[str, Any]]] = {}
+    yield from replay_in_order(in_hand_order(records, _key), overrides)
+
+
+def _key(record: dict[str, Any]) -> tuple[str, int]:
+    return record["game_id"], record["hand_no"]
+
+
+T = TypeVar("T")
+
+
+def in_hand_order(items: Iterable[T], key: Callable[[T], tuple[str, int]]) -> list[T]:
+    """``items`` in (game_id, hand_no) order, ``key`` giving each one's; of two with the
+    same key the later one is kept."""
+    games: dict[str, dict[int, T]] = {}
+    for item in items:
+        game_id, hand_no = key(item)
+        games.setdefault(game_id, {})[hand_no] = item
+    return [item for g in sorted(games) for _, item in sorted(games[g].items())]
+
+
+def replay_in_order(
+    records: Iterable[dict[str, Any]], overrides: Mapping[str, object] | None = None
+) -> Iterator[HandReport]:
+    """:func:`replay_games` of records already in (game_id, hand_no) order, one key each
+    (:func:`in_hand_order`): a record is not needed before its turn, nor kept after it."""
+    previous: HandReport | None = None
     for rec in records:
-        games.setdefault(rec["game_id"], {})[rec["hand_no"]] = rec
-    for game_id in sorted(games):
-        hands = games[game_id]
-        previous: HandReport | None = None
-        for hand_no in sorted(hands):
-            rec = hands[hand_no]
-            prior = previous if previous is not None and previous.hand_no == hand_no - 1 else None
-            report = replay_hand(rec, overrides, prior)
-            previous = report
-            yield report
+        prior = (
+            previous
+            if previous is not None
+            and previous.hand_no == rec["hand_no"] - 1
+            and previous.game_id == rec["game_id"]
+            else None
+        )
+        previous = replay_hand(rec, overrides, prior)
+        yield previous
