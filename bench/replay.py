@@ -2,7 +2,7 @@
 fan evaluation.
 
     python bench/replay.py [--hands 20000] [--source sim|synth] [--ruleset hk-mahjongo|all]
-                           [--archive] [--check]
+                           [--archive] [--check] [--log FILE]
 
 ``sim`` plays club sittings with the bots (``replay.sim``: hands that end in wins, claims,
 kongs); ``synth`` uses ``bench/synthlog.py`` (every hand a full-wall exhaustive draw, the
@@ -12,7 +12,9 @@ the simulator plays, one line each. ``--archive`` also times ``mjaudit replay`` 
 on the same hands (ingested into a temporary data folder first): reading the Parquet
 tables, rebuilding the records, replaying and writing the replay tables, one worker.
 ``--check`` times ``mjaudit check --format json`` on them as a user runs it (a new
-process reading a JSONL file; its interpreter start-up, about half a second, included).
+process reading a JSONL file; its interpreter start-up included). ``--log FILE`` reads
+the hands from a JSON Lines log instead (its first ``--hands``): the same hands for two
+checkouts of the project compared one after the other, as the README's before/after.
 
 Times are CPU time of this process (``time.process_time``, which includes the threads of
 polars and Arrow), not wall time, so the figure holds on a shared machine.
@@ -58,6 +60,18 @@ def load(source: str, hands: int, ruleset: str) -> list[dict]:
     return out
 
 
+def from_log(path: Path, hands: int) -> list[dict]:
+    """The first ``hands`` records of a JSON Lines log, parsed."""
+    out: list[dict] = []
+    with path.open("rb") as f:
+        for line in f:
+            if len(out) >= hands:
+                break
+            if line.strip():
+                out.append(parse_record(line).record)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=20_000)
@@ -65,19 +79,22 @@ def main() -> None:
     ap.add_argument("--ruleset", default="hk-mahjongo", help="a ruleset, or all")
     ap.add_argument("--archive", action="store_true", help="also time the end-to-end replay")
     ap.add_argument("--check", action="store_true", help="also time `mjaudit check`")
+    ap.add_argument("--log", type=Path, help="read the hands from this JSON Lines log")
     add_smoke(ap)
     args = ap.parse_args()
     n_ctx = 5000
     if args.smoke:
         args.hands, args.archive, args.check, n_ctx = 40, True, True, 50
-    if args.ruleset == "all":
+    if args.log is not None:
+        names = [args.log.name]
+    elif args.ruleset == "all":
         from mjaudit.parts.replay.sim import rulesets
 
         names = list(rulesets()) if args.source == "sim" else ["hk-mahjongo"]
     else:
         names = [args.ruleset]
     for name in names:
-        _one(args, name if args.source == "sim" else "hk-mahjongo")
+        _one(args, name if args.source == "sim" or args.log else "hk-mahjongo")
     rng = random.Random(7)
     ctxs = [random_win(rng) for _ in range(n_ctx)]
     for name in ("hk-classic", "hk-mahjongo"):
@@ -90,7 +107,7 @@ def main() -> None:
 def _one(args: argparse.Namespace, ruleset: str) -> None:
     """The figures of one ruleset's hands."""
     t0 = time.process_time()
-    recs = load(args.source, args.hands, ruleset)
+    recs = from_log(args.log, args.hands) if args.log else load(args.source, args.hands, ruleset)
     prep = time.process_time() - t0
     events = sum(len(r["events"]) for r in recs)
     best = float("inf")
@@ -100,7 +117,7 @@ def _one(args: argparse.Namespace, ruleset: str) -> None:
         best = min(best, max(time.process_time() - t0, 1e-9))
     wins = sum(1 for r in reports if r.winners)
     print(
-        f"source {args.source} ({ruleset}): {len(recs)} hands, "
+        f"source {args.log or args.source} ({ruleset}): {len(recs)} hands, "
         f"{events / len(recs):.0f} events/hand, {wins} wins "
         f"(generated and parsed in {prep:.1f} s)"
     )

@@ -50,3 +50,19 @@ def test_bench_script_runs_in_smoke_mode(script: str, tmp_path: Path) -> None:
     assert proc.returncode == 0, f"{script} --smoke failed:\n{proc.stdout}\n{proc.stderr}"
     assert THROUGHPUT.search(proc.stdout), f"{script} printed no throughput:\n{proc.stdout}"
     assert "peak memory:" in proc.stdout, f"{script} printed no peak memory:\n{proc.stdout}"
+
+
+def test_the_replay_bench_reads_hands_from_a_log(tmp_path: Path) -> None:
+    """``bench/replay.py --log``: the same hands for two checkouts compared in turn."""
+    log = BENCH.parent / "examples" / "club-night.jsonl"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "replay.py"), "--log", str(log), "--hands", "3", "--check"],
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "club-night.jsonl): 3 hands" in proc.stdout, proc.stdout
+    assert re.search(r"end to end \(club-night.jsonl, mjaudit check .*hands/s", proc.stdout)

@@ -160,7 +160,8 @@ def _sources(data: DataDir, con: duckdb.DuckDBPyConnection) -> tuple[str, str]:
     the replay rows that count as replayed (:func:`_done`)."""
     manifest = data.manifest()
     cards = cards_digest(data.root)
-    with_cards = [rid for rid, r in registry.RULESETS.items() if r.uses_cards]
+    # (every folder is imported to ask it: only when the data folder has card files)
+    with_cards = [rid for rid, r in registry.RULESETS.items() if r.uses_cards] if cards else []
     content = "content_hash"
     if cards and with_cards:  # only these hands are keyed on the cards (done_hash)
         con.create_function(
