@@ -227,7 +227,9 @@ class AmericanHand(FollowsTheLog, HandFindings):
 
     def size(self, seat: int) -> int:
         """Concealed plus exposed tiles (a kong counts 4, §4.1)."""
-        return sum(self.hands[seat].values()) + sum(len(e.tiles) for e in self.exposures[seat])
+        exposed = self.exposures[seat]
+        held = sum(self.hands[seat].values())
+        return held + sum([len(e.tiles) for e in exposed]) if exposed else held
 
     def concealed_codes(self, seat: int) -> list[str]:
         return sorted(self.hands[seat].elements())
@@ -403,7 +405,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
         """#6: the wall holds the 152 tiles."""
         got = Counter(wall)
         named = [c for c in BONUS_TILES if got[c] > 1]
-        if len(wall) != 152 or named or _flower_fold(got) != _flower_fold(FULL_SET):
+        if len(wall) != 152 or named or _flower_fold(got) != _FULL_SET_FOLDED:
             self.hard(
                 None, None, "DEAL_INVALID", f"the wall ({len(wall)} tiles) is not the 152-tile set"
             )
@@ -439,22 +441,22 @@ class AmericanHand(FollowsTheLog, HandFindings):
     def _see(self, index: int | None, code: str) -> None:
         """#4 TILE_OVERCOUNT: 4 per kind, 1 per named flower, 8 flowers, 8 jokers."""
         seen = self.seen
-        seen[code] += 1
+        n = seen[code] = seen.get(code, 0) + 1  # (a Counter's += calls its __missing__)
         if code in FLOWER_CODES:
             total = sum(seen[c] for c in FLOWER_CODES)
-            if (code != UNKNOWN_FLOWER and seen[code] > 1) or total > 8:
+            if (code != UNKNOWN_FLOWER and n > 1) or total > 8:
                 self.hard(
                     index,
                     None,
                     "TILE_OVERCOUNT",
                     f"flower {code} is seen more often than the set has",
                 )
-        elif seen[code] > FULL_SET[code]:
+        elif n > FULL_SET[code]:
             self.hard(
                 index,
                 None,
                 "TILE_OVERCOUNT",
-                f"{code} is seen {seen[code]} times; the set has {FULL_SET[code]}",
+                f"{code} is seen {n} times; the set has {FULL_SET[code]}",
             )
 
     def _holds(self, seat: int, tiles: list[str]) -> bool:
@@ -463,7 +465,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
         hand = self.hands[seat]
         if len(tiles) == 1:  # a discard: no Counter per event
             return hand[tiles[0]] >= 1
-        return all(hand[c] >= n for c, n in Counter(tiles).items())
+        return all(hand[c] >= n for c, n in _counts(tiles).items())
 
     def _take(self, seat: int, tiles: list[str]) -> None:
         """Remove ``tiles`` from the hand; a kind it no longer holds (or never held) has no
@@ -475,7 +477,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
                 if n > 0:
                     hand[c] = n
                 else:
-                    del hand[c]  # Counter: no KeyError for a kind not held
+                    hand.pop(c, None)  # no KeyError for a kind not held (Counter's del, in C)
 
     # -- events --------------------------------------------------------------------------
 
@@ -644,8 +646,7 @@ class AmericanHand(FollowsTheLog, HandFindings):
             for seat, (_own, blind, at) in parts.items():
                 giver = (seat - off) % N
                 g_own, g_blind, _ = parts.get(giver, ([], [], 0))
-                incoming = Counter(g_own) + Counter(g_blind)
-                if Counter(blind) - incoming:
+                if not _within(blind, [*g_own, *g_blind]):
                     self.hard(
                         at,
                         seat,
@@ -659,9 +660,13 @@ class AmericanHand(FollowsTheLog, HandFindings):
                     giver = (seat - off) % N
                     g_own, g_blind, _ = parts.get(giver, ([], [], 0))
                     _, blind, _ = parts.get(seat, ([], [], 0))
-                    gain = Counter(g_own) + Counter(g_blind)
-                    gain.subtract(blind)
-                    self.hands[seat].update(+gain)
+                    gain = _counts(g_own, g_blind)
+                    for c in blind:
+                        gain[c] = gain.get(c, 0) - 1
+                    hand = self.hands[seat]
+                    for c, n in gain.items():
+                        if n > 0:
+                            hand[c] += n
         self.charleston_last = max(self.charleston_last, k)
         self.pass_no = None
         self.pass_parts = {}
@@ -1549,6 +1554,29 @@ def _flower_fold(c: Counter[str]) -> Counter[str]:
     for code, n in c.items():
         out["FL" if code in FLOWER_CODES else code] += n
     return +out
+
+
+_FULL_SET_FOLDED = _flower_fold(FULL_SET)
+
+
+def _counts(*parts: list[str]) -> dict[str, int]:
+    """How often each tile occurs in ``parts`` (first occurrence first): a Counter's
+    counts for the few tiles of a pass or a call, without a Counter's Python-level cost."""
+    out: dict[str, int] = {}
+    for part in parts:
+        for c in part:
+            out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _within(part: list[str], pool: list[str]) -> bool:
+    """Is ``part`` a sub-multiset of ``pool`` (``not Counter(part) - Counter(pool)``)?"""
+    rest = list(pool)
+    for c in part:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
 
 
 _HANDLERS = {

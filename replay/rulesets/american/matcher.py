@@ -179,10 +179,30 @@ def best_match(
     return best
 
 
+# (id(card), the exposures' sorted (kind, size) pairs) -> (card, fits): every call
+# re-tests the same few exposure sets against every binding of the card (an eighth of an
+# american replay), so each answer is kept, per card object as compile_card keeps its
+# matrices.
+_FITS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Card, bool]] = {}
+_FITS_MAX = 100_000  # distinct (card, exposure set) answers kept before starting over
+
+
 def exposures_fit(card: Card, exposures: Sequence[ExposureShape]) -> bool:
     """§8.1 DEAD_BY_EXPOSURE test: some X hand has a binding that holds every exposure."""
+    key = (id(card), tuple(sorted((e.kind, e.size) for e in exposures)))
+    hit = _FITS.get(key)
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    fits = _exposures_fit(card, key[1])
+    if len(_FITS) >= _FITS_MAX:
+        _FITS.clear()
+    _FITS[key] = (card, fits)
+    return fits
+
+
+def _exposures_fit(card: Card, shapes: Sequence[tuple[int, int]]) -> bool:
     cc = compile_card(card)
-    need: Counter[tuple[int, int]] = Counter((e.kind, e.size) for e in exposures)
+    need: Counter[tuple[int, int]] = Counter(shapes)
     for i, h in enumerate(cc.owner):
         if h.concealed:
             continue
