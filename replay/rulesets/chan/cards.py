@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 
 from mjaudit.parts.schemas.tiles import CHAN, CHAN_CARDS
 
@@ -64,6 +65,7 @@ def display(card: str, red: Iterable[str] = DEFAULT_RED) -> str:
     return f"{card_name(card)} ({'đỏ' if is_red(card, red) else 'đen'})"
 
 
+@cache  # asked for at every discard and eat (§10 history): a tuple built once per card
 def same_rank_others(card: str) -> tuple[str, ...]:
     """The other-suit cards of ``card``'s rank (a cạ partner); none for CC."""
     if card == CC:

@@ -39,6 +39,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from mjaudit.parts.replay.engine.findings import Finding, FindingClass, HandFindings, Stop
 from mjaudit.parts.replay.rulesets.chan import history as hist
 from mjaudit.parts.replay.rulesets.chan.cards import CARDS, CC, is_ca, is_card, is_pair, rank
@@ -108,9 +109,9 @@ WIN_CODES = ("BO_U", "U_LAO", "U_CHI_RONG", "U_4_11_THIEU_DIEM", "XUONG_SAI")
 C, V, INFO = FindingClass.CORRUPT_LOG, FindingClass.PLAYER_VIOLATION, FindingClass.INFO
 
 
-@dataclass(frozen=True)
-class Live:
-    """The live card (§5.5): ``owner`` is the cửa it lies on, ``kind`` draw or discard."""
+class Live(msgspec.Struct, frozen=True, gc=False):
+    """The live card (§5.5): ``owner`` is the cửa it lies on, ``kind`` draw or discard.
+    (A C-built struct: one is made at every draw and discard.)"""
 
     card: str
     owner: int
@@ -581,9 +582,10 @@ class ChanHand(HandFindings):
             return
         if self.hands[seat][card] < 1:
             self.hard(i, seat, "CARD_NOT_IN_HAND", f"{self.who(seat)} has no {card} in hand")
-        self.hands[seat][card] -= 1
-        if not self.hands[seat][card]:
-            del self.hands[seat][card]
+        hand = self.hands[seat]
+        hand[card] -= 1
+        if not hand[card]:
+            hand.pop(card)  # (a Counter's del is Python-level)
 
     def _place(self, i: int, owner: int, card: str, kind: str, by: int) -> None:
         self.rows[owner].append(card)
