@@ -13,8 +13,8 @@ from mjaudit.api import Archive, BadRecord, ingest, open, read_log, replay, repl
 
 
 def __getattr__(name: str) -> str:
-    """``__version__``, read from the installed metadata when first asked for: importing
-    ``importlib.metadata`` was a tenth of every command's start-up."""
+    """``__version__``, read from the installed metadata when first asked for: ``import
+    mjaudit`` (the Python API) then does not import ``importlib.metadata`` (0.015 s)."""
     if name != "__version__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 from mjaudit.parts.dashboards import data, ui
-from mjaudit.parts.replay.engine.registry import RULESETS
+from mjaudit.parts.schemas.rulesets import RULESETS as SHAPES
 from mjaudit.parts.schemas.rulesets import game_terms
 
 ctx = ui.require()
@@ -31,7 +31,7 @@ if sits.is_empty():
 fans = ctx.q("player_fans", f, name)
 # Fan, phán and card points (and the currencies they are paid in) never add up: a player
 # of several units is shown one unit at a time.
-unit_of = {r.id: r.unit for r in RULESETS.values()}
+unit_of = {rid: shape.unit for rid, shape in SHAPES.items()}  # (the engines not imported)
 by_unit: dict[str, list[str]] = {}
 for rid in sorted(set(sits["ruleset"].to_list())):
     by_unit.setdefault(unit_of.get(rid, rid), []).append(rid)

@@ -61,8 +61,9 @@ class _Lazy(MutableMapping[str, V]):
     def _ensure(self, rid: str) -> None:
         folder = _FOLDER_OF.get(rid)
         if folder is not None and folder not in self._done:
+            loaded = self._load(folder)  # an import that fails is tried again next time
             self._done.add(folder)
-            self._got.update(self._load(folder))
+            self._got.update(loaded)
 
     def __getitem__(self, rid: str) -> V:
         got = self._got.get(rid)
@@ -98,7 +99,8 @@ class _Lazy(MutableMapping[str, V]):
 
 
 def _declared(folder: str) -> dict[str, Ruleset]:
-    return {r.id: r for r in folder_module(folder).RULESETS}
+    """The rulesets a folder declares, of the ids :data:`FOLDERS` lists for it."""
+    return {r.id: r for r in folder_module(folder).RULESETS if r.id in FOLDERS[folder]}
 
 
 RULESETS: MutableMapping[str, Ruleset] = _Lazy(_declared)

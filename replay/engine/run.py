@@ -103,7 +103,10 @@ def replay_hand(
 ) -> HandReport:
     """Replay one hand. A ruleset without an engine yet gives a single INFO finding; an
     exception inside the engine gives a single ENGINE_ERROR finding (:func:`engine_error`)."""
-    fn = REGISTRY.get(record["ruleset"])
+    try:
+        fn = REGISTRY.get(record["ruleset"])  # imports the ruleset's folder the first time
+    except Exception as exc:  # a folder that does not import fails its hands, not the run
+        return _single_finding_report(record, engine_error(record, exc), "corrupt")
     if fn is None:
         finding = Finding(
             None,

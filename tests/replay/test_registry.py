@@ -73,6 +73,28 @@ print(before, after_hk, loaded(), rep.ruleset, "numpy" in sys.modules)
     assert out == "[] ['hk'] ['chan', 'hk'] hk-classic False"
 
 
+def test_a_folder_that_fails_to_import_fails_its_hands_and_is_tried_again(monkeypatch) -> None:
+    """Folders are imported at a hand's replay now, not at start-up: a folder whose import
+    fails gives that hand an ENGINE_ERROR (the others go on) and is tried again later."""
+    attempts = []
+    chan = engine.REGISTRY["chan"]
+
+    def load(folder: str) -> dict:
+        attempts.append(folder)
+        if len(attempts) == 1:
+            raise ImportError("numpy is broken")
+        return {"chan": chan}
+
+    flaky = registry._Lazy(load)
+    monkeypatch.setattr(engine, "REGISTRY", flaky)
+    record = {"game_id": "g", "hand_no": 1, "ruleset": "chan", "players": ["a", "b"], "dealer": 0}
+    first = engine.replay_hand(record)
+    assert [f.code for f in first.findings] == ["ENGINE_ERROR"]
+    assert "numpy is broken" in first.findings[0].message
+    assert flaky["chan"] is chan and attempts == ["chan", "chan"]
+    assert "chan" in flaky and list(flaky) == ["chan"]
+
+
 def test_an_unknown_id_is_in_no_table() -> None:
     assert registry.get("hk-riichi") is None
     assert "hk-riichi" not in registry.RULESETS and "hk-riichi" not in engine.REGISTRY

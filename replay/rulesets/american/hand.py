@@ -477,7 +477,9 @@ class AmericanHand(FollowsTheLog, HandFindings):
                 if n > 0:
                     hand[c] = n
                 else:
-                    hand.pop(c, None)  # no KeyError for a kind not held (Counter's del, in C)
+                    hand.pop(
+                        c, None
+                    )  # a kind not held has no entry (dict.pop: no Python-level call)
 
     # -- events --------------------------------------------------------------------------
 
