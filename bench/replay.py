@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 from mjaudit.parts.replay.engine.run import replay_games  # noqa: E402
 from mjaudit.parts.replay.rulesets.hk import evaluate, options_for  # noqa: E402
-from mjaudit.parts.schemas.records import parse_record  # noqa: E402
+from mjaudit.parts.schemas.records import RecordError, parse_record  # noqa: E402
 
 from bench.common import add_smoke, print_peak_memory  # noqa: E402
 from bench.fan_eval import random_win  # noqa: E402
@@ -61,14 +61,21 @@ def load(source: str, hands: int, ruleset: str) -> list[dict]:
 
 
 def from_log(path: Path, hands: int) -> list[dict]:
-    """The first ``hands`` records of a JSON Lines log, parsed."""
+    """The first ``hands`` valid records of a JSON Lines log, parsed (a bad line is
+    counted and left out, as ``mjaudit check`` would)."""
     out: list[dict] = []
+    bad = 0
     with path.open("rb") as f:
         for line in f:
             if len(out) >= hands:
                 break
             if line.strip():
-                out.append(parse_record(line).record)
+                try:
+                    out.append(parse_record(line).record)
+                except RecordError:
+                    bad += 1
+    if bad:
+        print(f"{path}: {bad} unreadable records left out")
     return out
 
 
@@ -79,7 +86,9 @@ def main() -> None:
     ap.add_argument("--ruleset", default="hk-mahjongo", help="a ruleset, or all")
     ap.add_argument("--archive", action="store_true", help="also time the end-to-end replay")
     ap.add_argument("--check", action="store_true", help="also time `mjaudit check`")
-    ap.add_argument("--log", type=Path, help="read the hands from this JSON Lines log")
+    ap.add_argument(
+        "--log", type=Path, help="read the hands from this log (--ruleset, --source unused)"
+    )
     add_smoke(ap)
     args = ap.parse_args()
     n_ctx = 5000

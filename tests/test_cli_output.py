@@ -228,14 +228,25 @@ def test_check_reports_in_hand_order_whatever_the_file_order(tmp_path: Path) -> 
     """`check` keeps the validated records and builds each one's plain form when its turn
     comes (issue 24: half the memory): the output is still each game's hands in order,
     each seeing the hand before it, whatever order the lines come in; of two records of
-    one hand the later line is the one replayed, as ``replay_games`` does."""
-    from mjaudit.parts.replay.engine.run import replay_games
+    one hand the later line is the one replayed."""
+    from mjaudit.parts.replay.engine.run import replay_hand
     from mjaudit.parts.schemas.records import parse_record
 
     lines = (EXAMPLES / "club-night.jsonl").read_bytes().splitlines()
     assert len(lines) > 3
     records = [parse_record(line).record for line in lines]
-    want = [json.loads(json.dumps(rep.to_json())) for rep in replay_games(records)]
+    # the reference, written out: hands by key, each replayed after the one before it
+    by_key = {(r["game_id"], r["hand_no"]): r for r in records}
+    want, previous = [], None
+    for game_id, hand_no in sorted(by_key):
+        prior = (
+            previous
+            if previous is not None
+            and (previous.game_id, previous.hand_no + 1) == (game_id, hand_no)
+            else None
+        )
+        previous = replay_hand(by_key[(game_id, hand_no)], None, prior)
+        want.append(json.loads(json.dumps(previous.to_json())))
     # reversed, and the first hand written twice: an edited copy first, the original last
     edited = json.loads(lines[0])
     edited["players"] = ["w", "x", "y", "z"]
