@@ -101,7 +101,11 @@ def split_hand(tiles: Sequence[int]) -> tuple[list[int], list[str]]:
 
 
 def wait_set(
-    concealed: Sequence[int], n_melds: int, opts: VNOptions, limit: int | None = None
+    concealed: Sequence[int],
+    n_melds: int,
+    opts: VNOptions,
+    limit: int | None = None,
+    first: int | None = None,
 ) -> tuple[int, ...]:
     """§4 ``WS``: the kinds k such that the 13 tiles + k form a winning structure.
 
@@ -109,10 +113,14 @@ def wait_set(
     declared set) an orphan can complete the hand: the candidates of
     :func:`replay.decompose.winning_tiles` (:func:`wait_candidates`); with khung every
     kind is tried. ``limit`` stops after that many waits (``u_xuyen`` only
-    needs to know whether there is exactly one).
+    needs to know whether there is exactly one); ``first``, a kind tried before the others
+    (the winning tile, most likely a wait: with ``limit`` the answer comes sooner, and
+    with or without it the set found is the same, only its order differs).
     """
     nat, khung = split_hand(concealed)
     candidates: Iterable[int] = range(N_KINDS) if khung else wait_candidates(nat, n_melds)
+    if first is not None and first in candidates:
+        candidates = [first, *(k for k in candidates if k != first)]
     out = []
     for k in candidates:
         if nat[k] >= 4:  # a fifth natural copy cannot be the winning tile
@@ -242,7 +250,8 @@ def evaluate(ctx: VNWin, opts: VNOptions) -> VNScore | None:
         return None
     single = False
     if not ctx.heavenly and (ctx.self_drawn or not opts.u_xuyen_self_draw_only):
-        single = len(wait_set(ctx.concealed, len(ctx.melds), opts, limit=2)) == 1
+        waits = wait_set(ctx.concealed, len(ctx.melds), opts, limit=2, first=ctx.win_tile)
+        single = len(waits) == 1
     base = hand_patterns(ctx, opts, single)
     no_khung = khong_khung(ctx, opts)
     best: tuple[int, list[Hit], Reading, tuple[int, ...]] | None = None
