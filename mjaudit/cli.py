@@ -423,10 +423,11 @@ def _in_hand_order(parsed: list[ParsedRecord], ruleset: str | None) -> Iterator[
     """The records of ``parsed`` in hand order, each built from its struct when its turn
     comes and let go after it (``parsed`` is emptied); ``ruleset``: the one to replay
     them under (``--ruleset``)."""
-    from mjaudit.parts.replay.engine.run import in_hand_order
-    from mjaudit.parts.schemas.records import ParsedRecord
+    from operator import attrgetter
 
-    ordered: list[ParsedRecord | None] = list(in_hand_order(parsed, ParsedRecord.hand_key))
+    from mjaudit.parts.replay.engine.run import in_hand_order
+
+    ordered: list[ParsedRecord | None] = list(in_hand_order(parsed, attrgetter("key")))
     parsed.clear()
     for i, p in enumerate(ordered):
         ordered[i] = None

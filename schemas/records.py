@@ -114,9 +114,6 @@ class ParsedRecord:
 
     @property
     def key(self) -> tuple[str, int]:
-        return self.hand_key()
-
-    def hand_key(self) -> tuple[str, int]:
         """(game_id, hand_no), read off the struct where there is one: the canonical
         dict is not built for it."""
         struct = self.struct

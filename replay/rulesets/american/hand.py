@@ -477,9 +477,8 @@ class AmericanHand(FollowsTheLog, HandFindings):
                 if n > 0:
                     hand[c] = n
                 else:
-                    hand.pop(
-                        c, None
-                    )  # a kind not held has no entry (dict.pop: no Python-level call)
+                    # a kind not held has no entry (dict.pop: no Python-level call)
+                    hand.pop(c, None)
 
     # -- events --------------------------------------------------------------------------
 

@@ -181,8 +181,8 @@ def best_match(
 
 # (id(card), the exposures' sorted (kind, size) pairs) -> (card, fits): every call
 # re-tests the same few exposure sets against every binding of the card (an eighth of an
-# american replay), so each answer is kept, per card object as compile_card keeps its
-# matrices.
+# american replay), so each answer is kept, per card object. The card is kept with it,
+# so its id is not reused while the entry lives.
 _FITS: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[Card, bool]] = {}
 _FITS_MAX = 100_000  # distinct (card, exposure set) answers kept before starting over
 
@@ -191,7 +191,7 @@ def exposures_fit(card: Card, exposures: Sequence[ExposureShape]) -> bool:
     """§8.1 DEAD_BY_EXPOSURE test: some X hand has a binding that holds every exposure."""
     key = (id(card), tuple(sorted((e.kind, e.size) for e in exposures)))
     hit = _FITS.get(key)
-    if hit is not None and hit[0] is card:
+    if hit is not None:
         return hit[1]
     fits = _exposures_fit(card, key[1])
     if len(_FITS) >= _FITS_MAX:
